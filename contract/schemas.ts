@@ -1,0 +1,124 @@
+// One set of rules and messages (SPEC.md §5) for the onboarding and team forms, used by the app to
+// validate on touch and by the server to refuse bad input with the same words.
+import * as z from 'zod/mini'
+import {
+  BRANCHES_BY_YEAR,
+  GENDERS,
+  GRADUATION_YEARS,
+  INTEREST_OPTIONS,
+  INVITE_CODE_LENGTH,
+  PHONE_DIGITS,
+  TEAM_NAME_MIN,
+  branchFromWire,
+} from './constants.ts'
+
+export const MESSAGES = {
+  phoneRequired: 'Mobile number is required',
+  phoneDigits: 'Mobile number must be 10 digits',
+  rollRequired: 'Student ID is a required field',
+  rollTooLong: 'Student ID must be at most 32 characters',
+  genderRequired: 'Gender is required',
+  genderInvalid: 'Gender is required.',
+  yearNumber: 'Graduation year must be a number',
+  yearRequired: 'Graduation year is required',
+  yearRange: 'Graduation year must be between 2025 and 2028',
+  branchRequired: 'Branch is required',
+  branchForYear: 'Branch is not offered for that graduation year',
+  interestsRequired: 'Interests are required',
+  interestsUnknown: 'Interests must be chosen from the list',
+  teamNameRequired: 'Team name is a required field',
+  teamNameMin: 'Team name must be at least 3 characters',
+  teamNameMax: 'Team name must be at most 40 characters',
+  inviteRequired: 'Invite code is a required field',
+  inviteLength: 'Invite code must be exactly 5 characters',
+  eventIdRequired: 'event_id is a required field',
+} as const
+
+const missing = (input: unknown) => input === undefined || input === null || input === ''
+
+const text = (required: string, invalid = required) =>
+  z.string({ error: (iss) => (missing(iss.input) ? required : invalid) })
+
+export const phoneNumber = text(MESSAGES.phoneRequired, MESSAGES.phoneDigits).check(
+  z.minLength(1, MESSAGES.phoneRequired),
+  z.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), MESSAGES.phoneDigits),
+)
+
+export const rollNumber = text(MESSAGES.rollRequired).check(
+  z.refine((s) => s.trim().length > 0, MESSAGES.rollRequired),
+  z.maxLength(32, MESSAGES.rollTooLong),
+)
+
+export const gender = z.enum(GENDERS, {
+  error: (iss) => (missing(iss.input) ? MESSAGES.genderRequired : MESSAGES.genderInvalid),
+})
+
+export const graduationYear = z
+  .number({ error: (iss) => (missing(iss.input) ? MESSAGES.yearRequired : MESSAGES.yearNumber) })
+  .check(
+    z.refine((n) => (GRADUATION_YEARS as readonly number[]).includes(n), MESSAGES.yearRange),
+  )
+
+export const branch = text(MESSAGES.branchRequired).check(z.minLength(1, MESSAGES.branchRequired))
+
+export const interests = z
+  .array(z.string(), { error: MESSAGES.interestsRequired })
+  .check(
+    z.minLength(1, MESSAGES.interestsRequired),
+    z.refine(
+      (list) => list.every((i) => (INTEREST_OPTIONS as readonly string[]).includes(i)),
+      MESSAGES.interestsUnknown,
+    ),
+  )
+
+/** Whether a branch (wire form, underscored) is offered for a graduation year. */
+export const branchFitsYear = (wireBranch: string, year: number) =>
+  (BRANCHES_BY_YEAR[year] ?? []).includes(branchFromWire(wireBranch))
+
+export const personalStep = z.object({ phone_number: phoneNumber, roll_number: rollNumber, gender })
+export const educationalStep = z.object({ year: graduationYear, branch })
+export const interestStep = z.object({ interests })
+
+/** The whole onboarding payload the server accepts (SPEC §3); id, degree and college are checked by the route. */
+export const onboardingPayload = z
+  .object({ ...personalStep.shape, ...educationalStep.shape, ...interestStep.shape })
+  .check(
+    z.refine((p) => branchFitsYear(p.branch, p.year), {
+      message: MESSAGES.branchForYear,
+      path: ['branch'],
+    }),
+  )
+export type OnboardingPayload = z.infer<typeof onboardingPayload>
+
+export const createTeamForm = z.object({
+  team_name: text(MESSAGES.teamNameRequired).check(
+    z.refine((s) => s.trim().length > 0, MESSAGES.teamNameRequired),
+    z.refine((s) => s.trim().length >= TEAM_NAME_MIN, MESSAGES.teamNameMin),
+    z.refine((s) => s.trim().length <= 40, MESSAGES.teamNameMax),
+  ),
+})
+
+export const joinTeamForm = z.object({
+  invite_code: text(MESSAGES.inviteRequired).check(
+    z.minLength(1, MESSAGES.inviteRequired),
+    z.refine((s) => s.length === INVITE_CODE_LENGTH, MESSAGES.inviteLength),
+  ),
+})
+
+/** First message per field, keyed by the top-level field name: what a form shows under each control. */
+export function fieldErrors(schema: z.ZodMiniType, value: unknown): Record<string, string> {
+  const result = schema.safeParse(value)
+  const errors: Record<string, string> = {}
+  if (result.success) return errors
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0] ?? '')
+    errors[key] ??= issue.message
+  }
+  return errors
+}
+
+/** The first message of a failed parse, for a server's 400 answer. */
+export function firstError(schema: z.ZodMiniType, value: unknown): string | null {
+  const result = schema.safeParse(value)
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid input')
+}

@@ -1,0 +1,116 @@
+// Builds the Fastify app (plugins and routes) without listening, so tests can `inject` into it.
+import { existsSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { resolve } from 'node:path'
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import cookie from '@fastify/cookie'
+import compress from '@fastify/compress'
+import fastifyStatic from '@fastify/static'
+import type { Config } from './config.ts'
+import type { Database } from './db/index.ts'
+import { HttpError } from './errors.ts'
+import { accessTokens, loadSecret } from './auth/tokens.ts'
+import type { Deps } from './deps.ts'
+import authRoutes from './routes/auth.ts'
+import userRoutes from './routes/user.ts'
+import eventRoutes from './routes/events.ts'
+import teamRoutes from './routes/teams.ts'
+import councilRoutes from './routes/councils.ts'
+
+export const BODY_LIMIT = 16 * 1024
+
+export interface AppOptions {
+  config: Config
+  database: Database
+  logger?: boolean | object
+  /** Test hook: a shorter access-token lifetime. */
+  accessTokenSeconds?: number
+}
+
+export async function buildApp({ config, database, logger = false, accessTokenSeconds }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT,
+    requestTimeout: 30_000,
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 10_000,
+    trustProxy: true,
+    return503OnClosing: true,
+  })
+
+  const secret = await loadSecret(config.jwtSecret, config.dataDir)
+  const deps: Deps = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    tokens: accessTokens(secret, accessTokenSeconds),
+    cookieSecret: createHash('sha256').update('cookie:').update(secret).digest('base64url'),
+  }
+
+  // The app sends the literal body `true`; an empty body must work too (API.md "Conventions").
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim()
+    if (text === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(new HttpError(400, 'The request body must be valid JSON.'), undefined)
+    }
+  })
+
+  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    if (err instanceof HttpError) {
+      return reply.status(err.status).headers(err.headers).send({ error: true, message: err.message })
+    }
+    const status = (err as FastifyError).statusCode ?? 500
+    if (status === 413) return reply.status(413).send({ error: true, message: 'The request is too large.' })
+    if (status === 415) return reply.status(415).send({ error: true, message: 'Send the request body as JSON.' })
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ error: true, message: 'The request could not be read. Please try again.' })
+    }
+    request.log.error({ err }, 'unhandled error')
+    return reply.status(500).send({ error: true, message: 'Something went wrong on our side. Please try again.' })
+  })
+
+  await app.register(cookie, { secret: deps.cookieSecret })
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { prefix: '/auth', deps })
+      await api.register(userRoutes, { prefix: '/user', deps })
+      await api.register(eventRoutes, { prefix: '/event', deps })
+      await api.register(teamRoutes, { prefix: '/event', deps })
+      await api.register(councilRoutes, { prefix: '/council', deps })
+      api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
+    },
+    { prefix: '/api/v1' },
+  )
+
+  const staticRoot = config.staticDir ? resolve(config.staticDir) : undefined
+  if (staticRoot && existsSync(resolve(staticRoot, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: staticRoot,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Hashed file names never change: cache them for a year. Everything else is revalidated.
+        res.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache')
+      },
+    })
+    const sendIndex = (reply: any) => reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html')
+    app.get('/', (_req, reply) => sendIndex(reply))
+    app.get('/*', async (request, reply) => {
+      const path = (request.params as { '*': string })['*']
+      const file = resolve(staticRoot, path)
+      if (path && file.startsWith(staticRoot + '/') && existsSync(file) && !file.endsWith('/')) return reply.sendFile(path)
+      if (/\.[a-z0-9]+$/i.test(path)) return reply.status(404).send({ error: true, message: 'Not found.' })
+      return sendIndex(reply) // client-side routes
+    })
+  }
+
+  return app
+}
+
+export type { Deps }

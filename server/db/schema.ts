@@ -1,0 +1,185 @@
+// The whole schema (issue 2): every later issue builds on it without reshaping it.
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { EVENT_STATES, GENDERS, REGISTRATION_TYPES } from '../../contract/constants.ts'
+
+export const eventState = pgEnum('event_state', EVENT_STATES)
+export const registrationType = pgEnum('registration_type', REGISTRATION_TYPES)
+export const gender = pgEnum('gender', GENDERS)
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    // Who the identity provider says the user is: never shown on the wire.
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    photoUrl: text('photo_url'),
+    college: text('college'),
+    phoneNumber: text('phone_number'),
+    rollNumber: text('roll_number'),
+    gender: gender('gender'),
+    year: integer('year'),
+    branch: text('branch'),
+    degree: text('degree'),
+    interests: jsonb('interests').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_identity').on(t.issuer, t.subject)],
+)
+
+export const councils = pgTable('councils', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  photoUrl: text('photo_url'),
+  phoneNumber: text('phone_number'),
+  email: text('email'),
+  createdAt: createdAt(),
+})
+
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    longDescription: text('long_description').notNull().default(''),
+    eventPageImageUrl: text('event_page_image_url'),
+    bannerUrl: text('banner_url'),
+    // ISO-8601 date-times with offset, in order; the first is the event's date.
+    dates: jsonb('dates').$type<string[]>().notNull().default([]),
+    venue: text('venue').notNull().default(''),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    organizerId: integer('organizer_id')
+      .notNull()
+      .references(() => councils.id),
+    parentId: integer('parent_id').references((): any => events.id, { onDelete: 'set null' }),
+    state: eventState('state').notNull().default('UPCOMING'),
+    fee: integer('fee').notNull().default(0),
+    maPpt: integer('ma_ppt').notNull().default(1),
+    registrationType: registrationType('registration_type').notNull().default('ONPLATFORM'),
+    externalRegistrationLink: text('external_registration_link'),
+    startInEventActivity: boolean('start_in_event_activity').notNull().default(false),
+    inEventActivity: text('in_event_activity'),
+    isTicketFeatureEnabled: boolean('is_ticket_feature_enabled').notNull().default(false),
+    ticketCount: integer('ticket_count').notNull().default(0),
+    ticketsSold: integer('tickets_sold').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('events_parent').on(t.parentId),
+    index('events_state').on(t.state),
+    check('events_fee_nonnegative', sql`${t.fee} >= 0`),
+    check('events_ma_ppt_positive', sql`${t.maPpt} >= 1`),
+    // The backstop against overselling: whatever the code does, the counter cannot pass the limit.
+    check('events_tickets_within_count', sql`${t.ticketsSold} >= 0 AND ${t.ticketsSold} <= ${t.ticketCount}`),
+  ],
+)
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    inviteCode: text('invite_code').notNull(),
+    leaderId: integer('leader_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('teams_event_name').on(t.eventId, sql`lower(${t.name})`),
+    uniqueIndex('teams_event_invite_code').on(t.eventId, t.inviteCode),
+  ],
+)
+
+export const participants = pgTable(
+  'participants',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    ticketCollected: boolean('ticket_collected').notNull().default(false),
+    ticketCode: text('ticket_code'),
+    ticketCollectedAt: timestamp('ticket_collected_at', { withTimezone: true }),
+    rating: smallint('rating'),
+    ratedAt: timestamp('rated_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One registration per student and event: the key, not a read-then-write check.
+    uniqueIndex('participants_event_user').on(t.eventId, t.userId),
+    uniqueIndex('participants_ticket_code').on(t.ticketCode),
+    index('participants_user').on(t.userId),
+    index('participants_team').on(t.teamId),
+    check('participants_rating_range', sql`${t.rating} IS NULL OR (${t.rating} BETWEEN 1 AND 5)`),
+    check(
+      'participants_ticket_has_code',
+      sql`(${t.ticketCollected} AND ${t.ticketCode} IS NOT NULL) OR (NOT ${t.ticketCollected} AND ${t.ticketCode} IS NULL)`,
+    ),
+  ],
+)
+
+/** A chain of refresh tokens issued from one sign-in; a replayed token revokes the whole chain. */
+export const refreshFamilies = pgTable('refresh_families', {
+  id: uuid('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  revokedReason: text('revoked_reason'),
+})
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: serial('id').primaryKey(),
+    familyId: uuid('family_id')
+      .notNull()
+      .references(() => refreshFamilies.id, { onDelete: 'cascade' }),
+    // SHA-256 of the opaque token; the token itself is never stored.
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('refresh_tokens_family').on(t.familyId)],
+)
+
+/** Failed attempts (join codes, ...) counted per user and window, for rate limits that survive restarts. */
+export const attemptCounters = pgTable('attempt_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -1,0 +1,30 @@
+// Starts the server: configuration, database (migrated, demo data on first start), listen, graceful shutdown.
+import { loadConfig } from './config.ts'
+import { openDatabase } from './db/index.ts'
+import { seedDemoData } from './db/demo.ts'
+import { buildApp } from './app.ts'
+
+const config = loadConfig()
+const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir })
+if (!config.production) await seedDemoData(database.db)
+const app = await buildApp({ config, database, logger: { level: process.env.LOG_LEVEL ?? 'info' } })
+
+let closing = false
+async function shutdown(signal: string) {
+  if (closing) return
+  closing = true
+  app.log.info({ signal }, 'shutting down: finishing requests in flight')
+  const force = setTimeout(() => process.exit(1), 9_000)
+  force.unref()
+  try {
+    await app.close()
+    await database.close()
+  } finally {
+    process.exit(0)
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))
+
+await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' })
+if (!config.google) app.log.warn('Google sign-in is not configured: /api/v1/auth/google shows the development sign-in form.')

@@ -1,0 +1,89 @@
+// Builds the real app on a fresh database for a test file: PGlite in memory by default, or a new
+// PostgreSQL database (created and dropped here) when asked for 'postgres' and TEST_DATABASE_URL is set.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/app.ts'
+import { loadConfig, type Config } from '../../server/config.ts'
+import { openDatabase, schema, type Database } from '../../server/db/index.ts'
+
+export type DbKind = 'pglite' | 'postgres'
+
+/** The kinds a suite should run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL names one. */
+export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
+
+export async function testDatabase(kind: DbKind = 'pglite'): Promise<Database> {
+  if (kind === 'pglite') return openDatabase({})
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: it must name a PostgreSQL database to create test databases from.')
+  const { default: postgres } = await import('postgres')
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`CREATE DATABASE ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ url: url.toString(), max: 20 })
+  return {
+    ...database,
+    async close() {
+      await database.close()
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    },
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  database: Database
+  config: Config
+  /** A signed-in student: the user row and a bearer header for it. */
+  student(overrides?: Partial<typeof schema.users.$inferInsert>): Promise<{ id: number; auth: { authorization: string } }>
+  close(): Promise<void>
+}
+
+export async function testApp(
+  options: { kind?: DbKind; env?: NodeJS.ProcessEnv; accessTokenSeconds?: number } = {},
+): Promise<TestApp> {
+  const database = await testDatabase(options.kind)
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'campus-test-')),
+    APP_URL: 'http://app.test',
+    JWT_SECRET: 'test-secret-' + randomBytes(8).toString('hex'),
+    STATIC_DIR: join(tmpdir(), 'no-static-here'),
+    ...options.env,
+  })
+  const app = await buildApp({ config, database, accessTokenSeconds: options.accessTokenSeconds })
+  await app.ready()
+  let n = 0
+  const { accessTokens } = await import('../../server/auth/tokens.ts')
+  const tokens = accessTokens(new TextEncoder().encode(config.jwtSecret!))
+  return {
+    app,
+    database,
+    config,
+    async student(overrides = {}) {
+      n += 1
+      const [user] = await database.db
+        .insert(schema.users)
+        .values({
+          issuer: 'test',
+          subject: `student-${n}-${randomBytes(4).toString('hex')}`,
+          email: `student${n}@example.edu`,
+          name: `Student ${n}`,
+          phoneNumber: '9876543210',
+          rollNumber: `R${n}`,
+          college: 'KJSCE',
+          ...overrides,
+        })
+        .returning({ id: schema.users.id })
+      return { id: user.id, auth: { authorization: `Bearer ${await tokens.sign(user.id)}` } }
+    },
+    async close() {
+      await app.close()
+      await database.close()
+    },
+  }
+}
