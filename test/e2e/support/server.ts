@@ -1,0 +1,59 @@
+// Starts the real server (server/main.ts, the built app in dist/) as a child process on a fresh embedded
+// database, the way `npm start` runs it, and stops it after the tests.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface RunningServer {
+  url: string
+  dataDir: string
+  output: () => string
+  stop(): Promise<void>
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort()
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'campus-e2e-'))
+  const url = `http://localhost:${port}`
+  let log = ''
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), APP_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout!.on('data', (d) => (log += d))
+  child.stderr!.on('data', (d) => (log += d))
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${log}`)
+    try {
+      const res = await fetch(`${url}/api/v1/auth/refresh-token`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+      if (res.status < 500) break
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  return {
+    url,
+    dataDir,
+    output: () => log,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
