@@ -1,0 +1,168 @@
+// The student's writes on an event: register, claim a ticket, rate. Each write that can race is one
+// conditional statement, or one transaction whose statements carry their own conditions; the reads that
+// follow a refused write only choose the message, they never decide whether the write happens.
+import { randomBytes } from 'node:crypto'
+import { and, eq, exists, lt, sql } from 'drizzle-orm'
+import type { Db } from '../db/index.ts'
+import { events, participants } from '../db/schema.ts'
+import { HttpError, conflict, forbidden, isCheckViolation, isUniqueViolation, notFound } from '../errors.ts'
+
+export const MESSAGES = {
+  eventNotFound: 'Event not found.',
+  registrationNotOpen: 'Registration is not open for this event.',
+  teamEvent: 'This is a team event: create or join a team to register.',
+  alreadyRegistered: 'You are already registered for this event.',
+  registered: 'Registration Successful!!',
+  ticketsNotOpen: 'Tickets are not open for this event.',
+  notRegistered: 'You are not registered for this event.',
+  alreadyHasTicket: 'You already have a ticket for this event.',
+  soldOut: 'Tickets are sold out.',
+  ticketClaimed: 'Ticket claimed!',
+  ratingInvalid: 'Rating must be a whole number from 1 to 5.',
+  notCompleted: 'You can rate an event once it is completed.',
+  notParticipant: 'Only participants of this event can rate it.',
+  rated: 'Thank you for your feedback!',
+} as const
+
+async function eventOrNotFound(db: Db, eventId: number) {
+  const [event] = await db.select().from(events).where(eq(events.id, eventId))
+  if (!event) throw notFound(MESSAGES.eventNotFound)
+  return event
+}
+
+/** Registers the caller for an individual event that is open for registration. */
+export async function registerForEvent(db: Db, userId: number, eventId: number): Promise<void> {
+  // One statement: the row is written only if the event is open and individual, and the unique key on
+  // (event, user) turns a second registration, however concurrent, into no row rather than a duplicate.
+  // (Raw SQL: Drizzle's insert-from-select lists every column of the table.)
+  const inserted = rowsOf(
+    await db.execute(sql`
+      INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)})
+      SELECT ${events.id}, ${userId}::int FROM ${events}
+      WHERE ${events.id} = ${eventId} AND ${events.state} = 'REGISTRATION_OPEN' AND ${events.maPpt} = 1
+      ON CONFLICT (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}) DO NOTHING
+      RETURNING ${sql.identifier(participants.id.name)}`),
+  )
+  if (inserted.length > 0) return
+
+  const event = await eventOrNotFound(db, eventId)
+  if (event.state !== 'REGISTRATION_OPEN') throw forbidden(MESSAGES.registrationNotOpen)
+  if (event.maPpt > 1) throw forbidden(MESSAGES.teamEvent)
+  throw conflict(MESSAGES.alreadyRegistered)
+}
+
+/**
+ * 16 random decimal digits: about 53 bits, so codes cannot be guessed, and all digits so the barcode uses
+ * Code 128 set C (two digits a symbol), the shortest symbol to scan at a gate. Bytes of 250 and above are
+ * dropped so that every digit is equally likely.
+ */
+export function newTicketCode(length = 16): string {
+  let code = ''
+  while (code.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 250 && code.length < length) code += String(byte % 10)
+    }
+  }
+  return code
+}
+
+/** Rows of a raw query: postgres.js answers an array, PGlite an object with `rows`. */
+function rowsOf(result: unknown): unknown[] {
+  return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])
+}
+
+class Refused extends Error {
+  constructor(readonly reason: 'participant' | 'event') {
+    super(reason)
+  }
+}
+
+/** Claims the caller's ticket; never more than ticket_count in total, never two for one student. */
+export async function claimTicket(db: Db, userId: number, eventId: number): Promise<string> {
+  const event = await eventOrNotFound(db, eventId)
+  if (event.state !== 'TICKET_OPEN' || !event.isTicketFeatureEnabled) throw forbidden(MESSAGES.ticketsNotOpen)
+
+  for (let attempt = 0; ; attempt++) {
+    const code = newTicketCode()
+    try {
+      await db.transaction(async (tx) => {
+        // Locks the caller's row first: a second claim by the same student waits here, then finds the
+        // ticket already collected and stops before it touches the event's counter.
+        const mine = await tx
+          .update(participants)
+          .set({ ticketCollected: true, ticketCode: code, ticketCollectedAt: sql`now()` })
+          .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId), eq(participants.ticketCollected, false)))
+          .returning({ id: participants.id })
+        if (mine.length === 0) throw new Refused('participant')
+        // PostgreSQL re-checks the WHERE on the latest row version after waiting for the row lock, so of
+        // any number of concurrent claims only ticket_count ever pass this condition.
+        const counted = await tx
+          .update(events)
+          .set({ ticketsSold: sql`${events.ticketsSold} + 1` })
+          .where(
+            and(
+              eq(events.id, eventId),
+              lt(events.ticketsSold, events.ticketCount),
+              eq(events.state, 'TICKET_OPEN'),
+              eq(events.isTicketFeatureEnabled, true),
+            ),
+          )
+          .returning({ id: events.id })
+        if (counted.length === 0) throw new Refused('event') // rolls back the participant's update
+      })
+      return code
+    } catch (err) {
+      if (err instanceof Refused) throw await refusalFor(db, userId, eventId, err.reason)
+      // The CHECK constraint is the backstop if the conditional update were ever wrong.
+      if (isCheckViolation(err, 'events_tickets_within_count')) throw conflict(MESSAGES.soldOut)
+      // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
+      if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 3) continue
+      throw err
+    }
+  }
+}
+
+/** Why a claim found no row to update: read after the rollback, only to choose the words. */
+async function refusalFor(db: Db, userId: number, eventId: number, reason: 'participant' | 'event'): Promise<HttpError> {
+  if (reason === 'participant') {
+    const [mine] = await db
+      .select({ ticketCollected: participants.ticketCollected })
+      .from(participants)
+      .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId)))
+    return mine ? conflict(MESSAGES.alreadyHasTicket) : forbidden(MESSAGES.notRegistered)
+  }
+  const event = await eventOrNotFound(db, eventId)
+  if (event.state !== 'TICKET_OPEN' || !event.isTicketFeatureEnabled) return forbidden(MESSAGES.ticketsNotOpen)
+  return conflict(MESSAGES.soldOut)
+}
+
+/** A whole number 1..5, given as a number or as a numeric string; anything else is a 400. */
+export function ratingFrom(value: unknown): number {
+  const n = typeof value === 'string' && /^\s*\d\s*$/.test(value) ? Number(value) : value
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 5) throw new HttpError(400, MESSAGES.ratingInvalid)
+  return n
+}
+
+/** Records the caller's rating of a completed event they took part in; a second rating replaces the first. */
+export async function rateEvent(db: Db, userId: number, eventId: number, rating: number): Promise<void> {
+  const updated = await db
+    .update(participants)
+    .set({ rating, ratedAt: sql`now()` })
+    .where(
+      and(
+        eq(participants.eventId, eventId),
+        eq(participants.userId, userId),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(events)
+            .where(and(eq(events.id, eventId), eq(events.state, 'COMPLETED'))),
+        ),
+      ),
+    )
+    .returning({ id: participants.id })
+  if (updated.length > 0) return
+  const event = await eventOrNotFound(db, eventId)
+  if (event.state !== 'COMPLETED') throw forbidden(MESSAGES.notCompleted)
+  throw forbidden(MESSAGES.notParticipant)
+}
