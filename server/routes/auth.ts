@@ -1,5 +1,190 @@
-// Placeholder: filled in by the issue that owns these calls.
-import type { FastifyInstance } from 'fastify'
+// Sign-in and sessions (API.md "auth" rows): Google (or, outside production and without Google settings, a
+// development form), the refresh-token trade and logout.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Deps } from '../deps.ts'
+import { notFound, unauthorized, badRequest } from '../errors.ts'
+import { bodyOf } from '../http.ts'
+import { domainAllowed, domainRefusal, googleSignIn, SignInError, type PendingSignIn } from '../auth/google.ts'
+import { revokeSessionOf, rotateRefreshToken, startSession } from '../auth/sessions.ts'
+import { upsertSignedInUser, type SignedInIdentity } from '../auth/users.ts'
 
-export default async function authRoutes(_app: FastifyInstance, _opts: { deps: Deps }) {}
+const PENDING_COOKIE = 'oidc_pending'
+const PENDING_SECONDS = 600
+export const DEV_ISSUER = 'dev'
+export const DEV_PAGE_TITLE = 'Development sign-in — not Google'
+const NAME_MAX = 80
+const EMAIL_MAX = 254
+// Plausible, not RFC 5322: one @, no spaces, a dot in the domain.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export default async function authRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const { config } = deps
+  const google = config.google ? googleSignIn(config.google, config.allowedEmailDomains) : undefined
+  const devSignIn = !google && !config.production
+  const cookiePath = app.prefix // /api/v1/auth: the cookie goes to the callback and nowhere else
+  const callbackUrl = `${config.appUrl}${app.prefix}/google/callback`
+  const secureCookie = config.appUrl.startsWith('https:')
+
+  // The development form posts form-urlencoded; this parser exists in this plugin's scope only.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)))
+  })
+
+  /** Back to the app's login screen; tokens and errors travel in the fragment, which no server or log sees. */
+  const toLogin = (reply: FastifyReply, fragment: Record<string, string>) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .redirect(`${config.appUrl}/login#${new URLSearchParams(fragment)}`, 302)
+
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, who: SignedInIdentity) => {
+    const user = await upsertSignedInUser(deps.db, who)
+    const tokens = await startSession(deps, user.id)
+    request.log.info({ userId: user.id, issuer: who.issuer }, 'sign-in')
+    return toLogin(reply, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken })
+  }
+
+  app.get('/google', async (request, reply) => {
+    if (!google) {
+      if (!devSignIn) throw notFound('Google sign-in is not configured.')
+      return sendDevPage(reply, 200, {})
+    }
+    try {
+      const { url, pending } = await google.start(callbackUrl)
+      reply.setCookie(PENDING_COOKIE, JSON.stringify({ ...pending, at: Date.now() }), {
+        signed: true,
+        httpOnly: true,
+        sameSite: 'lax', // sent on the top-level redirect back from Google, not on cross-site subrequests
+        secure: secureCookie,
+        path: cookiePath,
+        maxAge: PENDING_SECONDS,
+      })
+      return reply.header('cache-control', 'no-store').redirect(url.href, 302)
+    } catch (err) {
+      request.log.warn({ err }, 'sign-in could not start')
+      return toLogin(reply, { error: err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.' })
+    }
+  })
+
+  app.get('/google/callback', async (request, reply) => {
+    if (!google) throw notFound('Google sign-in is not configured.')
+    reply.clearCookie(PENDING_COOKIE, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure: secureCookie, signed: true })
+    try {
+      const pending = readPending(request)
+      if (!pending) throw new SignInError('Your sign-in expired or was started in another browser. Please try again.')
+      const who = await google.finish(new URL(callbackUrl + querySuffix(request.url)), pending)
+      return await signIn(request, reply, who)
+    } catch (err) {
+      const message = err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.'
+      request.log.warn({ reason: message, cause: err instanceof Error ? String(err.cause ?? err.message) : undefined }, 'sign-in refused')
+      return toLogin(reply, { error: message })
+    }
+  })
+
+  app.post('/dev', async (request, reply) => {
+    if (!devSignIn) throw notFound('No such API call.')
+    const body = bodyOf(request)
+    const fromForm = String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+    const name = typeof body.name === 'string' ? body.name.trim() : ''
+    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : ''
+    const problem = !name
+      ? 'Name is a required field'
+      : name.length > NAME_MAX
+        ? `Name must be at most ${NAME_MAX} characters`
+        : !email
+          ? 'E-mail is a required field'
+          : email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email)
+            ? 'E-mail must be a valid address, like name@example.com'
+            : !domainAllowed(email.slice(email.lastIndexOf('@') + 1), config.allowedEmailDomains)
+              ? domainRefusal(config.allowedEmailDomains)
+              : null
+    if (problem) {
+      if (fromForm) return sendDevPage(reply, 400, { error: problem, name: String(body.name ?? ''), email: String(body.email ?? '') })
+      throw badRequest(problem)
+    }
+    return signIn(request, reply, { issuer: DEV_ISSUER, subject: email, email, name })
+  })
+
+  app.post('/refresh-token', async (request) => {
+    const result = await rotateRefreshToken(deps, bodyOf(request).refreshToken)
+    if (!result.ok) {
+      if (result.reason === 'reused') {
+        request.log.warn({ userId: result.userId, familyId: result.familyId }, 'refresh token reused: its family is revoked')
+      }
+      throw unauthorized()
+    }
+    return { error: false, accessToken: result.accessToken, refreshToken: result.refreshToken }
+  })
+
+  app.post('/logout', async (request) => {
+    const revoked = await revokeSessionOf(deps.db, bodyOf(request).refreshToken)
+    if (revoked) request.log.info({ userId: revoked.userId }, 'logout')
+    return { error: false }
+  })
+
+  function readPending(request: FastifyRequest): PendingSignIn | null {
+    const raw = request.cookies[PENDING_COOKIE]
+    if (!raw) return null
+    const unsigned = request.unsignCookie(raw)
+    if (!unsigned.valid || !unsigned.value) return null
+    try {
+      const p = JSON.parse(unsigned.value)
+      // The browser drops the cookie after 10 minutes; the time inside it enforces that on our side too.
+      const fresh = typeof p.at === 'number' && Date.now() - p.at < PENDING_SECONDS * 1000
+      const complete = [p.state, p.nonce, p.verifier].every((v) => typeof v === 'string' && v.length > 0)
+      return fresh && complete ? { state: p.state, nonce: p.nonce, verifier: p.verifier } : null
+    } catch {
+      return null
+    }
+  }
+
+  function sendDevPage(reply: FastifyReply, status: number, form: { error?: string; name?: string; email?: string }) {
+    return reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      // No script and no style at all; the form may post here and then land on the app.
+      .header(
+        'content-security-policy',
+        `default-src 'none'; form-action 'self' ${new URL(config.appUrl).origin}; base-uri 'none'; frame-ancestors 'none'`,
+      )
+      .type('text/html; charset=utf-8')
+      .send(devPage(`${app.prefix}/dev`, form))
+  }
+}
+
+/** The query string of a request URL ('' when none), to rebuild the callback URL on the configured origin. */
+function querySuffix(url: string): string {
+  const i = url.indexOf('?')
+  return i < 0 ? '' : url.slice(i)
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+function devPage(action: string, form: { error?: string; name?: string; email?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${DEV_PAGE_TITLE}</title>
+</head>
+<body>
+<main>
+<h1>${DEV_PAGE_TITLE}</h1>
+<p>This server has no Google settings (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET), so for development you may sign in
+as anyone. This form never exists in production.</p>
+${form.error ? `<p role="alert" id="dev-error"><strong>${escapeHtml(form.error)}</strong></p>` : ''}
+<form method="post" action="${escapeHtml(action)}">
+<p><label for="dev-name">Name</label><br>
+<input id="dev-name" name="name" type="text" required maxlength="${NAME_MAX}" autocomplete="name" value="${escapeHtml(form.name ?? '')}"${form.error ? ' aria-describedby="dev-error"' : ''}></p>
+<p><label for="dev-email">E-mail</label><br>
+<input id="dev-email" name="email" type="email" required maxlength="${EMAIL_MAX}" autocomplete="email" value="${escapeHtml(form.email ?? '')}"></p>
+<p><button type="submit">Sign in</button></p>
+</form>
+</main>
+</body>
+</html>
+`
+}
