@@ -1,0 +1,218 @@
+// Teams on the database: create, join, remove, delete, and the `Team` wire shape. Every rule that can race
+// (one membership per event, at most ma_ppt members, unique names and codes) is decided inside one
+// transaction by a row lock or a unique index, never by a read followed by a separate write.
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import type { Team } from '../../contract/types.ts'
+import type { Db } from '../db/index.ts'
+import { events, participants, teams, users } from '../db/schema.ts'
+import { HttpError, conflict, forbidden, isUniqueViolation, notFound } from '../errors.ts'
+import { INVITE_CODE_PATTERN, randomInviteCode, type InviteCodeGenerator } from './invite-codes.ts'
+
+export const TEAM_MESSAGES = {
+  eventNotFound: 'Event not found.',
+  individualEvent: 'This event is for individual participants: register for it without a team.',
+  createClosed: 'Teams can only be created while registration is open.',
+  joinClosed: 'Teams can only be joined while registration is open.',
+  changeClosed: 'Teams can only be changed while registration is open.',
+  nameTaken: 'A team with this name already exists for this event.',
+  alreadyRegistered: 'You are already registered for this event.',
+  unknownCode: 'No team with this invite code.',
+  full: 'This team is full.',
+  teamNotFound: 'Team not found.',
+  teamNotInEvent: 'Team not found for this event.',
+  notAMember: 'Only members of this team can remove its members.',
+  leaderOnlyRemove: 'Only the team leader can remove other members.',
+  leaderNotRemovable: 'The team leader cannot be removed. Delete the team instead.',
+  memberNotFound: 'This student is not a member of the team.',
+  leaderOnlyDelete: 'Only the team leader can delete the team.',
+  codesExhausted: 'Could not create the team right now. Please try again.',
+} as const
+
+/** A wrong invite code: the one refusal that counts as a failed guess against the join limit. */
+export class UnknownInviteCode extends HttpError {
+  constructor() {
+    super(404, TEAM_MESSAGES.unknownCode)
+  }
+}
+
+/** How many fresh codes to draw when one is already taken in the event (p ≈ teams/62^5 each time). */
+export const INVITE_CODE_TRIES = 5
+
+/** The team with its members, leader first, then by join time; null when there is no such team. */
+export async function loadTeam(db: Db, teamId: number): Promise<Team | null> {
+  const [team] = await db
+    .select({ id: teams.id, name: teams.name, invite_code: teams.inviteCode, leader_id: teams.leaderId })
+    .from(teams)
+    .where(eq(teams.id, teamId))
+  if (!team) return null
+  const members = await db
+    .select({ id: users.id, name: users.name, photo_url: users.photoUrl })
+    .from(participants)
+    .innerJoin(users, eq(users.id, participants.userId))
+    .where(eq(participants.teamId, teamId))
+    .orderBy(desc(sql`${participants.userId} = ${team.leader_id}`), asc(participants.createdAt), asc(participants.id))
+  return { ...team, Participant: members.map((user) => ({ user })) }
+}
+
+async function eventOf(tx: Db, eventId: number) {
+  const [event] = await tx
+    .select({ id: events.id, state: events.state, maPpt: events.maPpt })
+    .from(events)
+    .where(eq(events.id, eventId))
+  if (!event) throw notFound(TEAM_MESSAGES.eventNotFound)
+  return event
+}
+
+async function isRegistered(tx: Db, eventId: number, userId: number) {
+  const [row] = await tx
+    .select({ id: participants.id })
+    .from(participants)
+    .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId)))
+  return Boolean(row)
+}
+
+/** Inserts the participant row; the unique (event_id, user_id) key is the arbiter under concurrency. */
+async function addParticipant(tx: Db, eventId: number, userId: number, teamId: number) {
+  try {
+    await tx.insert(participants).values({ eventId, userId, teamId })
+  } catch (err) {
+    if (isUniqueViolation(err, 'participants_event_user')) throw conflict(TEAM_MESSAGES.alreadyRegistered)
+    throw err
+  }
+}
+
+export interface CreateTeamInput {
+  eventId: number
+  userId: number
+  /** Already validated by `createTeamForm`; trimmed here. */
+  name: string
+}
+
+export async function createTeam(
+  db: Db,
+  input: CreateTeamInput,
+  generate: InviteCodeGenerator = randomInviteCode,
+): Promise<Team> {
+  const name = input.name.trim()
+  return db.transaction(async (tx) => {
+    const event = await eventOf(tx, input.eventId)
+    if (event.maPpt <= 1) throw forbidden(TEAM_MESSAGES.individualEvent)
+    if (event.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.createClosed)
+    // A readable early answer; the unique key in addParticipant still decides when two requests race.
+    if (await isRegistered(tx, event.id, input.userId)) throw conflict(TEAM_MESSAGES.alreadyRegistered)
+
+    let teamId: number | undefined
+    for (let attempt = 1; teamId === undefined; attempt++) {
+      const code = generate()
+      if (!INVITE_CODE_PATTERN.test(code)) throw new Error(`invite code generator returned ${JSON.stringify(code)}`)
+      try {
+        // A savepoint, so a taken code can be retried without losing the transaction.
+        const [row] = await tx.transaction((sp) =>
+          sp
+            .insert(teams)
+            .values({ eventId: event.id, name, inviteCode: code, leaderId: input.userId })
+            .returning({ id: teams.id }),
+        )
+        teamId = row.id
+      } catch (err) {
+        // The unique index on (event_id, lower(name)) is the arbiter for names, also between racing requests.
+        if (isUniqueViolation(err, 'teams_event_name')) throw conflict(TEAM_MESSAGES.nameTaken)
+        if (!isUniqueViolation(err, 'teams_event_invite_code')) throw err
+        if (attempt >= INVITE_CODE_TRIES) throw new HttpError(503, TEAM_MESSAGES.codesExhausted)
+      }
+    }
+    await addParticipant(tx, event.id, input.userId, teamId)
+    return (await loadTeam(tx, teamId))!
+  })
+}
+
+export interface JoinTeamInput {
+  eventId: number
+  userId: number
+  /** Exactly 5 characters (joinTeamForm); compared case-sensitively. */
+  code: string
+}
+
+export async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
+  return db.transaction(async (tx) => {
+    const event = await eventOf(tx, input.eventId)
+    if (event.maPpt <= 1) throw forbidden(TEAM_MESSAGES.individualEvent)
+    if (event.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.joinClosed)
+    // The row lock serialises joins to one team: each one counts the members only after the previous
+    // joiner has committed, so the team can never pass ma_ppt however many arrive at once.
+    const [team] = await tx
+      .select({ id: teams.id })
+      .from(teams)
+      .where(and(eq(teams.eventId, event.id), eq(teams.inviteCode, input.code)))
+      .for('update')
+    if (!team) throw new UnknownInviteCode()
+    if (await isRegistered(tx, event.id, input.userId)) throw conflict(TEAM_MESSAGES.alreadyRegistered)
+    const [{ members }] = await tx
+      .select({ members: sql<number>`count(*)::int` })
+      .from(participants)
+      .where(eq(participants.teamId, team.id))
+    if (members >= event.maPpt) throw conflict(TEAM_MESSAGES.full)
+    await addParticipant(tx, event.id, input.userId, team.id)
+    return (await loadTeam(tx, team.id))!
+  })
+}
+
+/** The team locked for a change, with its own event's state (never the state of an event named in a body). */
+async function lockTeam(tx: Db, teamId: number) {
+  const [team] = await tx
+    .select({ id: teams.id, eventId: teams.eventId, leaderId: teams.leaderId })
+    .from(teams)
+    .where(eq(teams.id, teamId))
+    .for('update')
+  if (!team) return null
+  const event = await eventOf(tx, team.eventId)
+  return { ...team, state: event.state }
+}
+
+export interface RemoveMemberInput {
+  callerId: number
+  teamId: number
+  userId: number
+}
+
+export async function removeMember(db: Db, input: RemoveMemberInput): Promise<void> {
+  await db.transaction(async (tx) => {
+    const team = await lockTeam(tx, input.teamId)
+    if (!team) throw notFound(TEAM_MESSAGES.teamNotFound)
+    const callerIsMember = await tx
+      .select({ id: participants.id })
+      .from(participants)
+      .where(and(eq(participants.teamId, team.id), eq(participants.userId, input.callerId)))
+    // Outsiders learn nothing about who is in the team: they are refused before any member lookup.
+    if (callerIsMember.length === 0) throw forbidden(TEAM_MESSAGES.notAMember)
+    if (team.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.changeClosed)
+    if (input.userId === team.leaderId) throw forbidden(TEAM_MESSAGES.leaderNotRemovable)
+    if (input.callerId !== team.leaderId && input.userId !== input.callerId) {
+      throw forbidden(TEAM_MESSAGES.leaderOnlyRemove)
+    }
+    const removed = await tx
+      .delete(participants)
+      .where(and(eq(participants.teamId, team.id), eq(participants.userId, input.userId)))
+      .returning({ id: participants.id })
+    if (removed.length === 0) throw notFound(TEAM_MESSAGES.memberNotFound)
+  })
+}
+
+export interface DeleteTeamInput {
+  callerId: number
+  eventId: number
+  teamId: number
+}
+
+export async function deleteTeam(db: Db, input: DeleteTeamInput): Promise<void> {
+  await db.transaction(async (tx) => {
+    const team = await lockTeam(tx, input.teamId)
+    if (!team || team.eventId !== input.eventId) throw notFound(TEAM_MESSAGES.teamNotInEvent)
+    if (team.leaderId !== input.callerId) throw forbidden(TEAM_MESSAGES.leaderOnlyDelete)
+    if (team.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.changeClosed)
+    // Every member is unregistered from the event with the team (the foreign key would cascade too;
+    // saying it here keeps the rule visible).
+    await tx.delete(participants).where(eq(participants.teamId, team.id))
+    await tx.delete(teams).where(eq(teams.id, team.id))
+  })
+}
