@@ -1,4 +1,63 @@
-// Placeholder: demo data is written by the foundation issue.
+// Demo data for a first start outside production (issue 2): councils and events in every state, so every
+// screen has something real to show. demo.json is an ordinary import file (API.md), written around the day
+// DEMO_ANCHOR; on import its dates are moved by whole days so that the events sit around today.
+import { readFileSync } from 'node:fs'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from './index.ts'
+import { events } from './schema.ts'
+import { hasCouncils, importCatalogue, type ImportResult } from './catalogue.ts'
 
-export async function seedDemoData(_db: Db) {}
+/** The day (in Asia/Kolkata) that demo.json's dates were written around. */
+export const DEMO_ANCHOR = '2026-11-21'
+
+/**
+ * tickets_sold is not part of the import format; these demo events get it set after the import:
+ * 'all' for a sold-out event, otherwise a count, so the app shows a sold-out and a half-full event.
+ */
+const DEMO_TICKETS_SOLD: Record<string, number | 'all'> = {
+  'standup-comedy-night': 'all',
+  'garba-night': 137,
+  'ai-ml-talk': 150,
+}
+
+const IST_OFFSET_MS = 330 * 60_000
+const DAY_MS = 86_400_000
+
+export function loadDemoCatalogue(): { councils: unknown[]; events: { dates: string[] }[] } {
+  return JSON.parse(readFileSync(new URL('./demo.json', import.meta.url), 'utf8'))
+}
+
+/** Whole days from DEMO_ANCHOR to the Asia/Kolkata date of `now`. */
+export function daysSinceAnchor(now: Date): number {
+  const today = Math.floor((now.getTime() + IST_OFFSET_MS) / DAY_MS)
+  return today - Date.parse(`${DEMO_ANCHOR}T00:00:00Z`) / DAY_MS
+}
+
+/** An ISO date-time moved by whole days, written in Asia/Kolkata time (+05:30; India has no DST). */
+export function shiftDate(iso: string, days: number): string {
+  const local = new Date(Date.parse(iso) + days * DAY_MS + IST_OFFSET_MS)
+  return local.toISOString().replace(/\.\d{3}Z$/, '+05:30')
+}
+
+/** The demo catalogue with every date moved so that the anchor day becomes today. */
+export function demoCatalogue(now = new Date()) {
+  const data = loadDemoCatalogue()
+  const days = daysSinceAnchor(now)
+  return { ...data, events: data.events.map((e) => ({ ...e, dates: e.dates.map((d) => shiftDate(d, days)) })) }
+}
+
+/**
+ * Imports the demo data when the catalogue is empty (the first start); later starts leave it alone, so an
+ * operator's own data is never mixed with the demo. Returns the id map, or null when nothing was done.
+ */
+export async function seedDemoData(db: Db, now = new Date()): Promise<ImportResult | null> {
+  if (await hasCouncils(db)) return null
+  const ids = await importCatalogue(db, demoCatalogue(now))
+  for (const [slug, sold] of Object.entries(DEMO_TICKETS_SOLD)) {
+    await db
+      .update(events)
+      .set({ ticketsSold: sold === 'all' ? sql`${events.ticketCount}` : sql`least(${sold}, ${events.ticketCount})` })
+      .where(eq(events.slug, slug))
+  }
+  return ids
+}

@@ -1,0 +1,292 @@
+// Imports councils and events from the operator's file (API.md "Operator command line"): the whole file is
+// checked first, with a message naming the item and the field of every problem, and then written in one
+// transaction, upserted by slug, so that running the same file twice changes nothing the second time.
+import { eq, inArray, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import * as z from 'zod/mini'
+import { EVENT_STATES, PHONE_DIGITS, REGISTRATION_TYPES } from '../../contract/constants.ts'
+import type { Db } from './index.ts'
+import { councils, events } from './schema.ts'
+
+export interface ImportResult {
+  councils: Record<string, number>
+  events: Record<string, number>
+}
+
+/** Every problem of a file at once, so the operator fixes them in one go. Nothing was written. */
+export class CatalogueError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The import file was not imported (nothing was written); fix ${problems.length === 1 ? 'this problem' : `these ${problems.length} problems`}:\n${problems.map((p) => `- ${p}`).join('\n')}`)
+    this.name = 'CatalogueError'
+  }
+}
+
+const missing = (input: unknown) => input === undefined || input === null || input === ''
+
+/** A string field; `what` completes "must be ..." when the value has the wrong type. */
+const text = (what = 'text') =>
+  z.string({ error: (iss) => (missing(iss.input) ? 'is required' : `must be ${what}`) })
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/
+const slug = text('a slug').check(
+  z.regex(SLUG, 'must be a slug: lower-case letters, digits and hyphens, at most 80 characters, e.g. "tech-fest"'),
+)
+
+const nonEmpty = (max: number) =>
+  text().check(z.refine((s) => s.trim().length > 0, 'is required'), z.maxLength(max, `must be at most ${max} characters`))
+
+/** An image or page: an absolute http(s) URL, or a path on this server such as /demo/logo.svg. */
+const isLink = (s: string) => /^\/[^/\\]/.test(s) || /^https?:\/\/[^\s/]+/.test(s)
+const link = z._default(
+  z.nullable(text('a URL or null').check(z.refine(isLink, 'must be an http(s) URL or a path starting with /'))),
+  null,
+)
+
+/** ISO-8601 date-time with an offset, e.g. 2026-03-14T10:00:00+05:30; the calendar needs the offset. */
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
+export function isIsoDateTime(s: string): boolean {
+  const m = ISO.exec(s)
+  if (!m) return false
+  const [y, mo, d, h, mi, se = '0', oh = '0', om = '0'] = m.slice(1).map((v) => v ?? '0')
+  const days = new Date(Date.UTC(+y, +mo, 0)).getUTCDate() // last day of that month
+  return +mo >= 1 && +mo <= 12 && +d >= 1 && +d <= days && +h < 24 && +mi < 60 && +se < 60 && +oh < 24 && +om < 60
+}
+
+const wholeNumber = (min: number, what: string) =>
+  z.int({ error: `must be a whole number${what}` }).check(z.gte(min, `must be a whole number${what}`))
+
+const flag = z._default(z.boolean({ error: 'must be true or false' }), false)
+
+const councilSchema = z.strictObject(
+  {
+    slug,
+    name: nonEmpty(120),
+    photo_url: link,
+    phone_number: z._default(
+      z.nullable(text(`${PHONE_DIGITS} digits or null`).check(z.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), `must be exactly ${PHONE_DIGITS} digits, without +91`))),
+      null,
+    ),
+    email: z._default(
+      z.nullable(text('an e-mail address or null').check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'))),
+      null,
+    ),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be an object') },
+)
+
+const eventSchema = z
+  .strictObject(
+    {
+      slug,
+      name: nonEmpty(200),
+      description: z._default(text().check(z.maxLength(1000, 'must be at most 1000 characters')), ''),
+      long_description: z._default(text().check(z.maxLength(20000, 'must be at most 20000 characters')), ''),
+      event_page_image_url: link,
+      banner_url: link,
+      dates: z
+        .array(text('an ISO date-time').check(z.refine(isIsoDateTime, 'must be an ISO date-time with an offset, e.g. 2026-03-14T10:00:00+05:30')), {
+          error: 'must be a list of ISO date-times',
+        })
+        .check(z.minLength(1, 'must list at least one date-time')),
+      venue: z._default(text().check(z.maxLength(200, 'must be at most 200 characters')), ''),
+      tags: z._default(z.array(nonEmpty(40), { error: 'must be a list of words' }), []),
+      organizer: text('a council slug'),
+      parent: z._default(z.nullable(text('an event slug or null')), null),
+      state: z._default(z.enum(EVENT_STATES, { error: `must be one of ${EVENT_STATES.join(', ')}` }), 'UPCOMING'),
+      fee: z._default(wholeNumber(0, ' of rupees, 0 or more'), 0),
+      ma_ppt: z._default(wholeNumber(1, ', 1 or more (1 means an individual event)'), 1),
+      registration_type: z._default(z.enum(REGISTRATION_TYPES, { error: `must be one of ${REGISTRATION_TYPES.join(', ')}` }), 'ONPLATFORM'),
+      external_registration_link: link,
+      start_in_event_activity: flag,
+      in_event_activity: link,
+      is_ticket_feature_enabled: flag,
+      ticket_count: z._default(wholeNumber(0, ', 0 or more'), 0),
+    },
+    { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be an object') },
+  )
+  .check(
+    z.refine((e) => e.registration_type !== 'EXTERNAL' || e.external_registration_link !== null, {
+      message: 'is required when registration_type is EXTERNAL',
+      path: ['external_registration_link'],
+    }),
+    z.refine((e) => !e.start_in_event_activity || e.in_event_activity !== null, {
+      message: 'is required when start_in_event_activity is true',
+      path: ['in_event_activity'],
+    }),
+  )
+
+export type CouncilInput = z.infer<typeof councilSchema>
+export type EventInput = z.infer<typeof eventSchema>
+
+const label = (list: 'councils' | 'events', i: number, item: unknown) => {
+  const s = item && typeof item === 'object' ? (item as { slug?: unknown }).slug : undefined
+  return typeof s === 'string' && s ? `${list}[${i}] "${s}"` : `${list}[${i}]`
+}
+
+/** Checks the shape of every item (no database needed); the cross-references are checked on import. */
+export function parseCatalogue(data: unknown): { councils: CouncilInput[]; events: EventInput[]; problems: string[] } {
+  const problems: string[] = []
+  const out = { councils: [] as CouncilInput[], events: [] as EventInput[], problems }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    problems.push('the file must hold a JSON object: {"councils": [...], "events": [...]}')
+    return out
+  }
+  const unknown = Object.keys(data).filter((k) => k !== 'councils' && k !== 'events')
+  if (unknown.length) problems.push(`unknown top-level field(s) ${unknown.join(', ')}: only "councils" and "events" are read`)
+  const parse = <S extends z.ZodMiniType>(list: 'councils' | 'events', schema: S, into: z.infer<S>[]) => {
+    const items = (data as Record<string, unknown>)[list] ?? []
+    if (!Array.isArray(items)) return problems.push(`${list}: must be a list`)
+    items.forEach((item, i) => {
+      const r = z.safeParse(schema, item)
+      if (r.success) return into.push(r.data)
+      for (const issue of r.error.issues) {
+        const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+        problems.push(`${label(list, i, item)}${path}: ${issue.message}`)
+      }
+    })
+  }
+  parse('councils', councilSchema, out.councils)
+  parse('events', eventSchema, out.events)
+  return out
+}
+
+/** Validates the whole file, then creates or updates its councils and events in one transaction. */
+export async function importCatalogue(db: Db, data: unknown): Promise<ImportResult> {
+  const parsed = parseCatalogue(data)
+  const problems = [...parsed.problems]
+  // The cross-checks read the database inside the same transaction as the writes, so they hold for them.
+  return db.transaction(async (tx) => {
+    const dupes = (list: { slug: string }[], name: 'councils' | 'events') => {
+      const seen = new Set<string>()
+      list.forEach((item, i) => {
+        if (seen.has(item.slug)) problems.push(`${name}[${i}] "${item.slug}": the slug appears twice in the file`)
+        seen.add(item.slug)
+      })
+    }
+    dupes(parsed.councils, 'councils')
+    dupes(parsed.events, 'events')
+
+    const fileCouncils = new Set(parsed.councils.map((c) => c.slug))
+    const referenced = [...new Set(parsed.events.map((e) => e.organizer))].filter((s) => !fileCouncils.has(s))
+    const knownCouncils = new Set(
+      referenced.length ? (await tx.select({ slug: councils.slug }).from(councils).where(inArray(councils.slug, referenced))).map((r) => r.slug) : [],
+    )
+
+    // Every event already stored with its parent's slug and its tickets out: the file is laid over this.
+    const parentEvent = alias(events, 'parent_event')
+    const stored = await tx
+      .select({ id: events.id, slug: events.slug, parent: parentEvent.slug, ticketsSold: events.ticketsSold })
+      .from(events)
+      .leftJoin(parentEvent, eq(parentEvent.id, events.parentId))
+    const storedBySlug = new Map(stored.map((r) => [r.slug, r]))
+    const parentOf = new Map<string, string | null>(stored.map((r) => [r.slug, r.parent]))
+    for (const e of parsed.events) parentOf.set(e.slug, e.parent)
+
+    parsed.events.forEach((e, i) => {
+      const where = `events[${i}] "${e.slug}"`
+      if (!fileCouncils.has(e.organizer) && !knownCouncils.has(e.organizer)) {
+        problems.push(`${where}.organizer: no council with slug "${e.organizer}" in the file or the database`)
+      }
+      if (e.parent !== null) {
+        if (e.parent === e.slug) problems.push(`${where}.parent: an event cannot be its own parent`)
+        else if (!parentOf.has(e.parent)) problems.push(`${where}.parent: no event with slug "${e.parent}" in the file or the database`)
+        // One level only: the app lists a parent's children, and a child of a child would show nowhere.
+        else if (parentOf.get(e.parent) !== null) problems.push(`${where}.parent: "${e.parent}" is itself a child event; a parent must be a top-level event`)
+      }
+      const sold = storedBySlug.get(e.slug)?.ticketsSold ?? 0
+      if (e.ticket_count < sold) problems.push(`${where}.ticket_count: ${e.ticket_count} is below the ${sold} tickets already claimed`)
+    })
+    // An event given a parent in the file must not already be a parent of stored or listed events.
+    const parents = new Set([...parentOf.values()].filter((p): p is string => p !== null))
+    parsed.events.forEach((e, i) => {
+      if (e.parent !== null && parents.has(e.slug)) {
+        problems.push(`events[${i}] "${e.slug}".parent: this event has child events, so it must stay top-level`)
+      }
+    })
+
+    if (problems.length) throw new CatalogueError([...new Set(problems)])
+
+    const result: ImportResult = { councils: {}, events: {} }
+    if (parsed.councils.length) {
+      const rows = await tx
+        .insert(councils)
+        .values(parsed.councils.map((c) => ({ slug: c.slug, name: c.name, photoUrl: c.photo_url, phoneNumber: c.phone_number, email: c.email })))
+        .onConflictDoUpdate({
+          target: councils.slug,
+          set: {
+            name: sql`excluded.name`,
+            photoUrl: sql`excluded.photo_url`,
+            phoneNumber: sql`excluded.phone_number`,
+            email: sql`excluded.email`,
+          },
+        })
+        .returning({ id: councils.id, slug: councils.slug })
+      for (const r of rows) result.councils[r.slug] = r.id
+    }
+
+    const councilIds = new Map(Object.entries(result.councils))
+    if (knownCouncils.size) {
+      for (const r of await tx.select({ id: councils.id, slug: councils.slug }).from(councils).where(inArray(councils.slug, [...knownCouncils]))) {
+        councilIds.set(r.slug, r.id)
+      }
+    }
+    const eventIds = new Map(stored.map((r) => [r.slug, r.id]))
+    const upsertEvents = async (list: EventInput[]) => {
+      if (!list.length) return
+      const rows = await tx
+        .insert(events)
+        .values(
+          list.map((e) => ({
+            slug: e.slug,
+            name: e.name,
+            description: e.description,
+            longDescription: e.long_description,
+            eventPageImageUrl: e.event_page_image_url,
+            bannerUrl: e.banner_url,
+            dates: e.dates,
+            venue: e.venue,
+            tags: e.tags,
+            organizerId: councilIds.get(e.organizer)!,
+            parentId: e.parent === null ? null : eventIds.get(e.parent)!,
+            state: e.state,
+            fee: e.fee,
+            maPpt: e.ma_ppt,
+            registrationType: e.registration_type,
+            externalRegistrationLink: e.external_registration_link,
+            startInEventActivity: e.start_in_event_activity,
+            inEventActivity: e.in_event_activity,
+            isTicketFeatureEnabled: e.is_ticket_feature_enabled,
+            ticketCount: e.ticket_count,
+          })),
+        )
+        // tickets_sold is not part of the file: an update keeps the tickets already claimed.
+        .onConflictDoUpdate({
+          target: events.slug,
+          set: Object.fromEntries(
+            (
+              [
+                'name', 'description', 'longDescription', 'eventPageImageUrl', 'bannerUrl', 'dates', 'venue', 'tags',
+                'organizerId', 'parentId', 'state', 'fee', 'maPpt', 'registrationType', 'externalRegistrationLink',
+                'startInEventActivity', 'inEventActivity', 'isTicketFeatureEnabled', 'ticketCount',
+              ] as const
+            ).map((k) => [k, sql.raw(`excluded."${events[k].name}"`)]),
+          ),
+        })
+        .returning({ id: events.id, slug: events.slug })
+      for (const r of rows) {
+        result.events[r.slug] = r.id
+        eventIds.set(r.slug, r.id)
+      }
+    }
+    // Parents first, so that the children can name their ids.
+    await upsertEvents(parsed.events.filter((e) => e.parent === null))
+    await upsertEvents(parsed.events.filter((e) => e.parent !== null))
+    return result
+  })
+}
+
+/** Whether any council exists yet: the demo data is imported only into an empty catalogue. */
+export async function hasCouncils(db: Db): Promise<boolean> {
+  const rows = await db.select({ id: councils.id }).from(councils).limit(1)
+  return rows.length > 0
+}
