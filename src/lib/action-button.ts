@@ -1,0 +1,84 @@
+// The bottom action button of Event details: SPEC §4 "Main action button per state", as one pure function.
+// Rows are checked in the table's order; the first that matches decides.
+import type { EventDetail, EventSummary } from '../../contract/types.ts'
+
+export type Action =
+  | 'none'
+  | 'register'
+  | 'team-register'
+  | 'team-details'
+  | 'claim-ticket'
+  | 'view-ticket'
+  | 'external'
+  | 'activity'
+  | 'feedback'
+
+export interface ActionButton {
+  label: string
+  action: Action
+  disabled: boolean
+}
+
+// Transient labels and toasts of the Register and RSVP flows (SPEC §4 Flows).
+export const REGISTERING = 'Registering'
+export const RSVPING = 'RSVPing'
+export const REGISTER_TOAST = 'Registration Successful!!'
+export const RSVP_TOAST = 'Ticket collected!'
+
+type ButtonEvent = Pick<
+  EventDetail | EventSummary,
+  | 'state'
+  | 'ma_ppt'
+  | 'Participant'
+  | 'is_ticket_feature_enabled'
+  | 'ticket_count'
+  | 'tickets_sold'
+  | 'registration_type'
+  | 'external_registration_link'
+  | 'start_in_event_activity'
+  | 'in_event_activity'
+>
+
+const go = (label: string, action: Action): ActionButton => ({ label, action, disabled: false })
+const off = (label: string): ActionButton => ({ label, action: 'none', disabled: true })
+
+export function actionFor(event: ButtonEvent): ActionButton {
+  const p = event.Participant
+  const registered = p !== false
+  const collected = p !== false && p.ticket_collected
+  const team = event.ma_ppt > 1
+
+  switch (event.state) {
+    case 'REGISTRATION_OPEN':
+      if (team) return registered ? go('View Team', 'team-details') : go('Register', 'team-register')
+      return registered ? off('Registered') : go('Register', 'register')
+    case 'REGISTRATION_CLOSED':
+      return off(registered ? 'Already registered' : 'Registration Closed')
+    case 'TICKET_OPEN':
+      if (event.is_ticket_feature_enabled) {
+        if (!registered) return off('Not registered for this event')
+        if (collected) return go('View Ticket', 'view-ticket')
+        if (event.tickets_sold >= event.ticket_count) return off('Tickets Sold Out')
+        return go('RSVP for this event', 'claim-ticket')
+      }
+    // A TICKET_OPEN event without the ticket feature reads like TICKET_CLOSED.
+    // falls through
+    case 'TICKET_CLOSED':
+      return collected ? go('View Ticket', 'view-ticket') : off('RSVP closed')
+    case 'UPCOMING':
+      return off('Registrations Opening Soon')
+    case 'ONGOING':
+      // A button that opens nothing would look broken, so a missing link disables it.
+      if (event.registration_type === 'EXTERNAL') return link('Register', 'external', event.external_registration_link)
+      if (event.start_in_event_activity) return link('Follow Activity', 'activity', event.in_event_activity)
+      return off('Event is Ongoing')
+    case 'COMPLETED':
+      return go('Give Feedback', 'feedback')
+    default:
+      return off('')
+  }
+}
+
+function link(label: string, action: Action, href: string | null): ActionButton {
+  return href ? go(label, action) : { label, action: 'none', disabled: true }
+}
