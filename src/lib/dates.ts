@@ -29,7 +29,7 @@ function wallClock(ms: number): Date {
     getMinutes: () => u.getUTCMinutes(),
     getSeconds: () => u.getUTCSeconds(),
     getMilliseconds: () => u.getUTCMilliseconds(),
-  } as Date
+  } as unknown as Date
 }
 
 // tinydate knows only YYYY YY MM DD HH mm ss fff; these add the 12-hour clock and names.
