@@ -124,9 +124,9 @@ const label = (list: 'councils' | 'events', i: number, item: unknown) => {
 }
 
 /** Checks the shape of every item (no database needed); the cross-references are checked on import. */
-export function parseCatalogue(data: unknown): { councils: CouncilInput[]; events: EventInput[]; problems: string[] } {
+export function parseCatalogue(data: unknown): Parsed {
   const problems: string[] = []
-  const out = { councils: [] as CouncilInput[], events: [] as EventInput[], problems }
+  const out: Parsed = { councils: [], events: [], problems, councilRefs: [], eventRefs: [] }
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     problems.push('the file must hold a JSON object: {"councils": [...], "events": [...]}')
     return out
@@ -147,7 +147,37 @@ export function parseCatalogue(data: unknown): { councils: CouncilInput[]; event
   }
   parse('councils', councilSchema, out.councils)
   parse('events', eventSchema, out.events)
+  // The cross-references of every item, even one with other problems, so that one run reports them all.
+  const list = (name: string) => {
+    const items = (data as Record<string, unknown>)[name]
+    return Array.isArray(items) ? items.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>) : {})) : []
+  }
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
+  list('councils').forEach((c, index) => {
+    const slug = str(c.slug)
+    if (slug) out.councilRefs.push({ index, slug })
+  })
+  list('events').forEach((e, index) => {
+    const slug = str(e.slug)
+    if (!slug) return
+    out.eventRefs.push({
+      index,
+      slug,
+      organizer: str(e.organizer),
+      parent: e.parent === null || e.parent === undefined ? null : str(e.parent),
+      ticketCount: typeof e.ticket_count === 'number' ? e.ticket_count : 0,
+    })
+  })
   return out
+}
+
+interface Parsed {
+  councils: CouncilInput[]
+  events: EventInput[]
+  problems: string[]
+  councilRefs: { index: number; slug: string }[]
+  /** parent undefined: not a usable slug (already reported as a shape problem). */
+  eventRefs: { index: number; slug: string; organizer?: string; parent: string | null | undefined; ticketCount: number }[]
 }
 
 /** Validates the whole file, then creates or updates its councils and events in one transaction. */
@@ -156,18 +186,18 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
   const problems = [...parsed.problems]
   // The cross-checks read the database inside the same transaction as the writes, so they hold for them.
   return db.transaction(async (tx) => {
-    const dupes = (list: { slug: string }[], name: 'councils' | 'events') => {
+    const dupes = (list: { index: number; slug: string }[], name: 'councils' | 'events') => {
       const seen = new Set<string>()
-      list.forEach((item, i) => {
-        if (seen.has(item.slug)) problems.push(`${name}[${i}] "${item.slug}": the slug appears twice in the file`)
-        seen.add(item.slug)
-      })
+      for (const { index, slug } of list) {
+        if (seen.has(slug)) problems.push(`${name}[${index}] "${slug}": the slug appears twice in the file`)
+        seen.add(slug)
+      }
     }
-    dupes(parsed.councils, 'councils')
-    dupes(parsed.events, 'events')
+    dupes(parsed.councilRefs, 'councils')
+    dupes(parsed.eventRefs, 'events')
 
-    const fileCouncils = new Set(parsed.councils.map((c) => c.slug))
-    const referenced = [...new Set(parsed.events.map((e) => e.organizer))].filter((s) => !fileCouncils.has(s))
+    const fileCouncils = new Set(parsed.councilRefs.map((c) => c.slug))
+    const referenced = [...new Set(parsed.eventRefs.flatMap((e) => (e.organizer ? [e.organizer] : [])))].filter((s) => !fileCouncils.has(s))
     const knownCouncils = new Set(
       referenced.length ? (await tx.select({ slug: councils.slug }).from(councils).where(inArray(councils.slug, referenced))).map((r) => r.slug) : [],
     )
@@ -179,30 +209,30 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
       .from(events)
       .leftJoin(parentEvent, eq(parentEvent.id, events.parentId))
     const storedBySlug = new Map(stored.map((r) => [r.slug, r]))
-    const parentOf = new Map<string, string | null>(stored.map((r) => [r.slug, r.parent]))
-    for (const e of parsed.events) parentOf.set(e.slug, e.parent)
+    const parentOf = new Map<string, string | null | undefined>(stored.map((r) => [r.slug, r.parent]))
+    for (const e of parsed.eventRefs) parentOf.set(e.slug, e.parent)
 
-    parsed.events.forEach((e, i) => {
-      const where = `events[${i}] "${e.slug}"`
-      if (!fileCouncils.has(e.organizer) && !knownCouncils.has(e.organizer)) {
+    for (const e of parsed.eventRefs) {
+      const where = `events[${e.index}] "${e.slug}"`
+      if (e.organizer && !fileCouncils.has(e.organizer) && !knownCouncils.has(e.organizer)) {
         problems.push(`${where}.organizer: no council with slug "${e.organizer}" in the file or the database`)
       }
-      if (e.parent !== null) {
+      if (e.parent) {
         if (e.parent === e.slug) problems.push(`${where}.parent: an event cannot be its own parent`)
         else if (!parentOf.has(e.parent)) problems.push(`${where}.parent: no event with slug "${e.parent}" in the file or the database`)
         // One level only: the app lists a parent's children, and a child of a child would show nowhere.
-        else if (parentOf.get(e.parent) !== null) problems.push(`${where}.parent: "${e.parent}" is itself a child event; a parent must be a top-level event`)
+        else if (typeof parentOf.get(e.parent) === 'string') problems.push(`${where}.parent: "${e.parent}" is itself a child event; a parent must be a top-level event`)
       }
       const sold = storedBySlug.get(e.slug)?.ticketsSold ?? 0
-      if (e.ticket_count < sold) problems.push(`${where}.ticket_count: ${e.ticket_count} is below the ${sold} tickets already claimed`)
-    })
-    // An event given a parent in the file must not already be a parent of stored or listed events.
-    const parents = new Set([...parentOf.values()].filter((p): p is string => p !== null))
-    parsed.events.forEach((e, i) => {
-      if (e.parent !== null && parents.has(e.slug)) {
-        problems.push(`events[${i}] "${e.slug}".parent: this event has child events, so it must stay top-level`)
+      if (e.ticketCount < sold) problems.push(`${where}.ticket_count: ${e.ticketCount} is below the ${sold} tickets already claimed`)
+    }
+    // An event given a parent must not itself be the parent of a stored or listed event.
+    const parents = new Set([...parentOf.values()].filter((p): p is string => typeof p === 'string'))
+    for (const e of parsed.eventRefs) {
+      if (e.parent && e.parent !== e.slug && parents.has(e.slug)) {
+        problems.push(`events[${e.index}] "${e.slug}".parent: this event has child events, so it must stay top-level`)
       }
-    })
+    }
 
     if (problems.length) throw new CatalogueError([...new Set(problems)])
 

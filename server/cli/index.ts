@@ -1,0 +1,28 @@
+// `npm run cli -- <command>`: the operator commands on the configured database (DATABASE_URL, or PGlite in
+// DATA_DIR), without the server running. Exits 1 with a readable message on any mistake.
+import { loadConfig } from '../config.ts'
+import { openDatabase, type Database } from '../db/index.ts'
+import { accessTokens, loadSecret } from '../auth/tokens.ts'
+import { CliError, USAGE, runCommand } from './commands.ts'
+
+const argv = process.argv.slice(2)
+if (['help', '--help', '-h'].includes(argv[0])) {
+  process.stdout.write(USAGE + '\n')
+  process.exit(0)
+}
+
+let database: Database | undefined
+let status = 0
+try {
+  const config = loadConfig()
+  database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl, max: 2 } : { dataDir: config.dataDir })
+  // The same secret as the server (JWT_SECRET, or the one kept in DATA_DIR), so its tokens are accepted.
+  const tokens = accessTokens(await loadSecret(config.jwtSecret, config.dataDir))
+  process.stdout.write((await runCommand(argv, { db: database.db, tokens })) + '\n')
+} catch (err) {
+  status = 1
+  process.stderr.write((err instanceof CliError || err instanceof Error ? err.message : String(err)) + '\n')
+} finally {
+  await database?.close().catch(() => {})
+}
+process.exit(status)
