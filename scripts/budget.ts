@@ -1,0 +1,120 @@
+// Byte budget of what reaches a student's phone, brotli-compressed (quality 11, as served pre-compressed or
+// close to what the server's on-the-fly compression sends). Run after `npm run build`.
+//   firstLoad  index.html + every CSS and JS it loads before the first screen of `/`: stylesheets, the module
+//              script, modulepreload links, the entry's static imports (followed through dist/.vite/manifest.json)
+//              and the home route's lazy chunk, which main.tsx fetches at start because `/` cannot show without it
+//   indexHtml  index.html alone (inline splash and critical CSS)
+//   lazyChunk  each lazy route: its chunk, its CSS and the shared chunks it needs beyond the first load
+//   total      all JS and CSS of the app
+// A key missing from budget.json is printed without a limit. Exits 1 when any figure is past its limit.
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { brotliCompressSync, constants } from 'node:zlib'
+
+const KEYS = ['firstLoad', 'indexHtml', 'lazyChunk', 'total'] as const
+type Key = (typeof KEYS)[number]
+
+interface ManifestChunk {
+  file: string
+  src?: string
+  isEntry?: boolean
+  isDynamicEntry?: boolean
+  imports?: string[]
+  css?: string[]
+}
+type Manifest = Record<string, ManifestChunk>
+
+/** The screen of `/` (src/routes.ts): lazy, but part of the first load of `/`. */
+const HOME_ROUTE = 'src/pages/home/index.tsx'
+
+export const brotliSize = (bytes: Buffer | string) =>
+  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+
+/** The asset paths (relative to dist, no leading slash) that index.html loads itself. */
+export function htmlAssets(html: string): string[] {
+  const found = new Set<string>()
+  const attr = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']+)["']`, 'i'))?.[1]
+  for (const [tag] of html.matchAll(/<(script|link)\b[^>]*>/gi)) {
+    const isScript = /^<script/i.test(tag)
+    const rel = attr(tag, 'rel')?.toLowerCase()
+    const url = isScript ? attr(tag, 'src') : rel === 'stylesheet' || rel === 'modulepreload' ? attr(tag, 'href') : undefined
+    if (url && !/^(https?:)?\/\//.test(url)) found.add(url.replace(/^\//, ''))
+  }
+  return [...found]
+}
+
+/** A chunk's own file, its CSS and its static imports, transitively. */
+export function closure(manifest: Manifest, key: string, into = new Set<string>(), seen = new Set<string>()) {
+  if (seen.has(key)) return into
+  seen.add(key)
+  const chunk = manifest[key]
+  if (!chunk) return into
+  into.add(chunk.file)
+  for (const css of chunk.css ?? []) into.add(css)
+  for (const imported of chunk.imports ?? []) closure(manifest, imported, into, seen)
+  return into
+}
+
+export interface Figure {
+  key: Key
+  name: string
+  bytes: number
+}
+
+export function measure(dist: string): Figure[] {
+  const read = (file: string) => readFileSync(join(dist, file))
+  const size = (files: Iterable<string>) => [...files].reduce((sum, file) => sum + brotliSize(read(file)), 0)
+  const html = read('index.html').toString('utf8')
+  const manifest: Manifest = JSON.parse(read('.vite/manifest.json').toString('utf8'))
+
+  const first = new Set(htmlAssets(html))
+  const byFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]))
+  for (const file of [...first]) {
+    const key = byFile.get(file)
+    if (key) closure(manifest, key, first)
+  }
+  const shell = new Set(first) // what every screen already has, whatever the route
+  closure(manifest, HOME_ROUTE, first)
+  const figures: Figure[] = [
+    { key: 'indexHtml', name: 'index.html', bytes: brotliSize(html) },
+    { key: 'firstLoad', name: `index.html + ${[...first].join(' + ')}`, bytes: brotliSize(html) + size(first) },
+  ]
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (!chunk.isDynamicEntry) continue
+    const needed = [...closure(manifest, key)].filter((file) => !shell.has(file))
+    figures.push({ key: 'lazyChunk', name: chunk.src ?? key, bytes: size(needed) })
+  }
+  const assets = readdirSync(join(dist, 'assets')).filter((f) => /\.(js|css)$/.test(f))
+  figures.push({ key: 'total', name: `all JS and CSS (${assets.length} files)`, bytes: size(assets.map((f) => `assets/${f}`)) })
+  return figures
+}
+
+function main() {
+  const dist = 'dist'
+  if (!existsSync(join(dist, '.vite/manifest.json'))) {
+    console.error('dist/.vite/manifest.json is missing: run `npm run build` first (vite.config.ts sets build.manifest).')
+    process.exit(1)
+  }
+  const limits: Partial<Record<Key, number>> = JSON.parse(readFileSync('budget.json', 'utf8'))
+  const unknown = Object.keys(limits).filter((key) => !(KEYS as readonly string[]).includes(key))
+  if (unknown.length) {
+    console.error(`budget.json: unknown key(s) ${unknown.join(', ')}; known: ${KEYS.join(', ')}`)
+    process.exit(1)
+  }
+  const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`
+  let failed = 0
+  console.log('Brotli (q11) sizes against budget.json')
+  for (const { key, name, bytes } of measure(dist)) {
+    const limit = limits[key]
+    const over = limit !== undefined && bytes > limit
+    if (over) failed++
+    const verdict = limit === undefined ? 'no limit' : `${over ? 'OVER' : 'ok'} (limit ${kb(limit)})`
+    console.log(`  ${key.padEnd(9)} ${kb(bytes).padStart(9)}  ${verdict.padEnd(24)} ${name}`)
+  }
+  if (failed) {
+    console.error(`${failed} figure(s) past their budget.`)
+    process.exit(1)
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main()

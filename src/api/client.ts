@@ -1,0 +1,143 @@
+// The one fetch wrapper of the app (redaxios spirit): every call is `POST {baseUrl}/api/v1{path}` with a JSON
+// body and the stored bearer token; answers resolve with the response data, failures reject with an ApiError.
+// A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
+
+export const ACCESS_TOKEN = 'accessToken'
+export const REFRESH_TOKEN = 'refreshToken'
+
+/** SPEC §8: a 401 from any call rejects with this message, whatever the body said. */
+export const INVALID_TOKEN = 'Invalid Token'
+export const NETWORK_MESSAGE = 'No connection to the server. Check your network and try again.'
+
+export class ApiError extends Error {
+  /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS). */
+  readonly status: number
+  constructor(status: number, message: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+  }
+}
+
+/** The part of `localStorage` the client needs; tests pass a Map-backed fake. */
+export interface TokenStorage {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
+export interface ClientOptions {
+  /** API origin (`VITE_API_HOST`); empty means same origin. */
+  baseUrl?: string
+  fetch?: typeof fetch
+  storage: TokenStorage
+  /** Called once per failed refresh (or when there is no refresh token): the app goes to /logout. */
+  onLogout: () => void
+}
+
+export interface RequestOptions {
+  /** false: no bearer header and no refresh on 401 (sign-in and sign-out calls). */
+  auth?: boolean
+  /** Let the request outlive the page (logout is fire and forget). */
+  keepalive?: boolean
+}
+
+type Outcome = { status: number; data: any } | ApiError
+
+export function createClient({ baseUrl = '', fetch: doFetch = globalThis.fetch, storage, onLogout }: ClientOptions) {
+  const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
+  // The refresh in flight, shared by every call that meets a 401 while it runs.
+  let refreshing: Promise<void> | null = null
+
+  async function send(path: string, body: unknown, token: string | null, keepalive?: boolean): Promise<Outcome> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    if (token) headers.authorization = `Bearer ${token}`
+    let res: Response
+    try {
+      res = await doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive })
+    } catch {
+      return new ApiError(0, NETWORK_MESSAGE)
+    }
+    // A proxy's HTML error page or an empty body must still end as a readable ApiError, not a SyntaxError.
+    const data = await res.json().catch(() => null)
+    return { status: res.status, data }
+  }
+
+  function fail(outcome: Outcome): ApiError | null {
+    if (outcome instanceof ApiError) return outcome
+    const { status, data } = outcome
+    if (status === 401) return new ApiError(401, INVALID_TOKEN)
+    if (status < 200 || status > 299 || !data || typeof data !== 'object' || data.error === true) {
+      const message = typeof data?.message === 'string' && data.message ? data.message : `The server answered ${status}. Please try again.`
+      return new ApiError(status, message)
+    }
+    return null
+  }
+
+  function logout(): never {
+    onLogout()
+    throw new ApiError(401, INVALID_TOKEN)
+  }
+
+  /**
+   * SPEC §4: try the refresh token once. No token, or the server refusing it → onLogout. A refresh that could not
+   * reach the server (offline, 5xx, 429) rejects without logging out: the token may still be good.
+   */
+  function refresh(): Promise<void> {
+    refreshing ??= (async () => {
+      const refreshToken = storage.getItem(REFRESH_TOKEN)
+      if (!refreshToken) logout()
+      const outcome = await send('/auth/refresh-token', { refreshToken }, null)
+      const error = fail(outcome)
+      if (error && (error.status === 0 || error.status === 429 || error.status >= 500)) throw error
+      const data = !error && (outcome as { data: any }).data
+      if (!data || typeof data.accessToken !== 'string') logout()
+      storage.setItem(ACCESS_TOKEN, data.accessToken)
+      // Refresh tokens rotate (API.md): the old one is now spent, keep the new one.
+      if (typeof data.refreshToken === 'string') storage.setItem(REFRESH_TOKEN, data.refreshToken)
+    })().finally(() => {
+      refreshing = null
+    })
+    return refreshing
+  }
+
+  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
+    if (!auth) {
+      const outcome = await send(path, body, null, keepalive)
+      const error = fail(outcome)
+      if (error) throw error
+      return (outcome as { data: T }).data
+    }
+    if (refreshing) await refreshing.catch(() => {})
+    let token = storage.getItem(ACCESS_TOKEN)
+    // Signed out on this phone: the call could only answer 401, so take the 401 path without the round trip.
+    if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
+    let outcome = await send(path, body, token, keepalive)
+    let error = fail(outcome)
+    if (error?.status === 401) {
+      // Someone else refreshed while this call was out: retry with their token instead of refreshing again.
+      if (storage.getItem(ACCESS_TOKEN) === token) await refresh()
+      token = storage.getItem(ACCESS_TOKEN)
+      outcome = await send(path, body, token, keepalive)
+      error = fail(outcome)
+      // A fresh token refused at once: the session is unusable; retrying again would loop.
+      if (error?.status === 401) logout()
+    }
+    if (error) throw error
+    return (outcome as { data: T }).data
+  }
+
+  return {
+    request,
+    refresh,
+    /** Whether this phone holds a session (either token). */
+    hasSession: () => !!(storage.getItem(ACCESS_TOKEN) || storage.getItem(REFRESH_TOKEN)),
+    refreshToken: () => storage.getItem(REFRESH_TOKEN),
+    setTokens(accessToken: string, refreshToken: string) {
+      storage.setItem(ACCESS_TOKEN, accessToken)
+      storage.setItem(REFRESH_TOKEN, refreshToken)
+    },
+  }
+}
+
+export type Client = ReturnType<typeof createClient>

@@ -1,0 +1,58 @@
+// error boundary > LocationProvider > layout > Router (CONVENTIONS.md).
+import { Component, type ComponentChildren } from 'preact'
+import { LocationProvider, Route, Router } from 'preact-iso'
+import { Layout } from './components/layout/index.tsx'
+import { Toaster } from './components/toast/index.tsx'
+import { matchRoute, routes } from './routes.ts'
+
+function NotFound() {
+  return (
+    <div class="page-message">
+      <h1>Page not found</h1>
+      <p>
+        <a href="/">Go to Home</a>
+      </p>
+    </div>
+  )
+}
+
+/** Last line of defence: a render error shows a way out instead of a blank screen. */
+class ErrorBoundary extends Component<{ children: ComponentChildren }, { failed: boolean }> {
+  state = { failed: false }
+  componentDidCatch(error: unknown) {
+    console.error('render failed', error)
+    this.setState({ failed: true })
+  }
+  render() {
+    if (!this.state.failed) return this.props.children
+    return (
+      <div class="page-message" role="alert">
+        <h1>Something went wrong</h1>
+        <p>Please reload the app.</p>
+        <button type="button" class="button" onClick={() => location.reload()}>
+          Reload
+        </button>
+      </div>
+    )
+  }
+}
+
+const isBare = (path: string) => matchRoute(path)?.layout === false
+
+export function App() {
+  return (
+    <ErrorBoundary>
+      <LocationProvider>
+        <Layout isBare={isBare}>
+          <Router>
+            {[
+              ...routes.map((route) => <Route key={route.path} path={route.path} component={route.component} />),
+              <Route key="404" default component={NotFound} />,
+            ]}
+          </Router>
+        </Layout>
+        <Toaster />
+      </LocationProvider>
+    </ErrorBoundary>
+  )
+}

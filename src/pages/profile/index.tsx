@@ -1,0 +1,49 @@
+// My Profile (SPEC §2): My Events, Contact Us by phone (a fixed support number), Logout.
+import { session } from '../../stores/session.ts'
+import styles from './style.module.css'
+
+/** The chapter's support line, called by 'Contact Us'. */
+export const SUPPORT_PHONE = '+912267283000'
+export const SUPPORT_PHONE_SHOWN = '+91 22 6728 3000'
+
+const chevron = (
+  <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+    <path d="m9 6 6 6-6 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+  </svg>
+)
+
+export default function Profile() {
+  const user = session.user.value
+  return (
+    <>
+      <h1>My Profile</h1>
+      {user && (
+        <section class={styles.card} aria-label="Account">
+          <p class={styles.name}>{user.name}</p>
+          {user.email && <p class={styles.detail}>{user.email}</p>}
+          {user.roll_number && <p class={styles.detail}>Student ID: {user.roll_number}</p>}
+        </section>
+      )}
+      <ul class={styles.links}>
+        <li>
+          <a href="/profile/myevents">
+            My Events {chevron}
+          </a>
+        </li>
+        <li>
+          <a href={`tel:${SUPPORT_PHONE}`}>
+            <span>
+              Contact Us <span class={styles.detail}>{SUPPORT_PHONE_SHOWN}</span>
+            </span>
+            {chevron}
+          </a>
+        </li>
+        <li>
+          <a href="/logout">
+            Logout {chevron}
+          </a>
+        </li>
+      </ul>
+    </>
+  )
+}

@@ -1,0 +1,118 @@
+// The session of SPEC §4: on load fetch the user (the client turns a 401 into one refresh, then a retry, and
+// sends the app to /logout when there is no refresh token or the refresh is refused), then fetch the events
+// list in any case. Screens read the signals; the layout redirects on `needsOnboarding`.
+import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
+import type { User } from '../../contract/types.ts'
+import { ApiError, type Client } from '../api/client.ts'
+import { api, client, type Api } from '../api/calls.ts'
+import { events as appEvents, type Events } from './events.ts'
+
+/**
+ * idle: nothing fetched yet · loading: user or events on their way · ready: both fetched (events may have
+ * failed, see the events store) · error: the user could not be fetched (offline, server down) · signed-out: the
+ * client gave up on the tokens and went to /logout.
+ */
+export type SessionStatus = 'idle' | 'loading' | 'ready' | 'error' | 'signed-out'
+
+/** What the sign-in callback leaves in the address: tokens (fragment, or query as SPEC §2 says) or an error. */
+export type AuthReturn = { accessToken: string; refreshToken: string } | { error: string } | null
+
+export function parseAuthReturn(hash: string, search: string): AuthReturn {
+  for (const part of [hash.replace(/^#/, ''), search.replace(/^\?/, '')]) {
+    const params = new URLSearchParams(part)
+    const accessToken = params.get('accessToken')
+    const refreshToken = params.get('refreshToken')
+    if (accessToken && refreshToken) return { accessToken, refreshToken }
+    const error = params.get('error')
+    if (error) return { error }
+  }
+  return null
+}
+
+interface SessionDeps {
+  me: Api['me']
+  client: Pick<Client, 'setTokens'>
+  events: Pick<Events, 'refresh' | 'reset'>
+}
+
+export const SessionModel = createModel(({ me, client, events }: SessionDeps) => {
+  const user = signal<User | null>(null)
+  const status = signal<SessionStatus>('idle')
+  const error = signal<string | null>(null)
+  let inFlight: Promise<void> | null = null
+  // Bumped by reset(): a load that began before a sign-out must not write the old user back afterwards.
+  let generation = 0
+
+  /** The shared user data of SPEC §3: name and photo_url, empty until the user is known. */
+  const userData = computed(() => ({ name: user.value?.name ?? '', photo_url: user.value?.photo_url ?? '' }))
+  /** SPEC §1: a user without phone number or roll number belongs in /getting-started. */
+  const needsOnboarding = computed(() => !!user.value && (!user.value.phone_number || !user.value.roll_number))
+
+  /** Fetches the user, then the events; a second call while one runs, or after success, does nothing more. */
+  const load = action((): Promise<void> => {
+    if (status.value === 'ready') return Promise.resolve()
+    if (inFlight) return inFlight
+    const mine = generation
+    const run = (async () => {
+      status.value = 'loading'
+      let next: SessionStatus = 'ready'
+      try {
+        const fetched = await me()
+        if (mine !== generation) return
+        user.value = fetched
+        error.value = null
+      } catch (err) {
+        if (mine !== generation) return
+        console.error('user fetch failed', err)
+        // A 401 reaching here means the client already sent the app to /logout: fetching more would only 401.
+        if (err instanceof ApiError && err.status === 401) next = 'signed-out'
+        else {
+          next = 'error'
+          error.value = (err as Error).message
+        }
+      }
+      if (next !== 'signed-out') await events.refresh()
+      if (mine === generation) status.value = next
+    })().finally(() => {
+      if (inFlight === run) inFlight = null
+    })
+    inFlight = run
+    return run
+  })
+
+  /** Stores the tokens of a sign-in and forgets any previous user, so the next load fetches the new one. */
+  const signIn = action((accessToken: string, refreshToken: string) => {
+    client.setTokens(accessToken, refreshToken)
+    reset()
+  })
+
+  /** After onboarding: the server's updated user. */
+  const setUser = action((next: User) => {
+    user.value = next
+  })
+
+  const reset = action(() => {
+    generation++
+    inFlight = null
+    user.value = null
+    status.value = 'idle'
+    error.value = null
+    events.reset()
+  })
+
+  return {
+    user: user as ReadonlySignal<User | null>,
+    status: status as ReadonlySignal<SessionStatus>,
+    error: error as ReadonlySignal<string | null>,
+    userData,
+    needsOnboarding,
+    load,
+    signIn,
+    setUser,
+    reset,
+  }
+})
+
+export type Session = InstanceType<typeof SessionModel>
+
+export const session = new SessionModel({ me: api.me, client, events: appEvents })
