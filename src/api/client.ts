@@ -44,7 +44,9 @@ export interface RequestOptions {
 
 type Outcome = { status: number; data: any } | ApiError
 
-export function createClient({ baseUrl = '', fetch: doFetch = globalThis.fetch, storage, onLogout }: ClientOptions) {
+export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout }: ClientOptions) {
+  // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
+  const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
   const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
   // The refresh in flight, shared by every call that meets a 401 while it runs.
   let refreshing: Promise<void> | null = null
