@@ -5,11 +5,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createTeamForm, firstError, joinTeamForm } from '../../contract/schemas.ts'
 import { requireUser } from '../auth/hook.ts'
 import type { Deps } from '../deps.ts'
-import { badRequest, tooManyRequests } from '../errors.ts'
+import { badRequest, notFound, tooManyRequests } from '../errors.ts'
 import { bodyOf, idFrom, userIdOf } from '../http.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../teams/attempt-limiter.ts'
 import { randomInviteCode, type InviteCodeGenerator } from '../teams/invite-codes.ts'
-import { UnknownInviteCode, createTeam, deleteTeam, joinTeam, removeMember } from '../teams/repository.ts'
+import { TEAM_MESSAGES as M, UnknownInviteCode, createTeam, deleteTeam, joinTeam, removeMember } from '../teams/repository.ts'
 
 export interface TeamRouteOptions {
   deps: Deps
@@ -19,6 +19,15 @@ export interface TeamRouteOptions {
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
+
+// Ids are PostgreSQL `integer`s. `idFrom` admits any safe integer; a larger one names nothing, and sent to
+// the database it would fail as "out of range" (a 500), so it is answered as the unknown id it is.
+const MAX_ID = 2_147_483_647
+function idOf(value: unknown, field: string, unknownMessage: string): number {
+  const id = idFrom(value, field)
+  if (id > MAX_ID) throw notFound(unknownMessage)
+  return id
+}
 
 export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimiter, inviteCode }: TeamRouteOptions) {
   const limiter = joinLimiter ?? databaseAttemptLimiter(deps.db, JOIN_ATTEMPTS)
@@ -33,7 +42,7 @@ export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimi
 
     post('/p/create-team', async (request) => {
       const body = bodyOf(request)
-      const eventId = idFrom(body.event_id, 'event_id')
+      const eventId = idOf(body.event_id, 'event_id', M.eventNotFound)
       const invalid = firstError(createTeamForm, { team_name: body.team_name })
       if (invalid) throw badRequest(invalid)
       const team = await createTeam(
@@ -46,7 +55,7 @@ export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimi
 
     post('/p/join-team', async (request) => {
       const body = bodyOf(request)
-      const eventId = idFrom(body.event_id, 'event_id')
+      const eventId = idOf(body.event_id, 'event_id', M.eventNotFound)
       const invalid = firstError(joinTeamForm, { invite_code: body.invite_code })
       if (invalid) throw badRequest(invalid)
       const userId = userIdOf(request)
@@ -76,16 +85,16 @@ export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimi
 
     post('/p/remove-from-team', async (request) => {
       const body = bodyOf(request)
-      const teamId = idFrom(body.team_id, 'team_id')
-      const userId = idFrom(body.user_id, 'user_id')
+      const teamId = idOf(body.team_id, 'team_id', M.teamNotFound)
+      const userId = idOf(body.user_id, 'user_id', M.memberNotFound)
       await removeMember(deps.db, { callerId: userIdOf(request), teamId, userId })
       return { error: false, message: 'Member removed' }
     })
 
     post('/p/delete-team', async (request) => {
       const body = bodyOf(request)
-      const eventId = idFrom(body.event_id, 'event_id')
-      const teamId = idFrom(body.team_id, 'team_id')
+      const eventId = idOf(body.event_id, 'event_id', M.teamNotInEvent)
+      const teamId = idOf(body.team_id, 'team_id', M.teamNotInEvent)
       await deleteTeam(deps.db, { callerId: userIdOf(request), eventId, teamId })
       return { error: false, message: 'Team deleted' }
     })

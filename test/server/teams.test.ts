@@ -476,3 +476,48 @@ describe('paths', () => {
     }
   })
 })
+
+describe('odd input never reaches the database as a 500', () => {
+  it.each([
+    ['create-team/', { event_id: 2147483648, team_name: 'Rockets' }, M.eventNotFound],
+    ['join-team/', { event_id: '999999999999999', invite_code: 'abcde' }, M.eventNotFound],
+    ['remove-from-team/', { team_id: 2147483648, user_id: 1 }, M.teamNotFound],
+    ['remove-from-team/', { team_id: 1, user_id: 9007199254740991 }, M.memberNotFound],
+    ['delete-team/', { event_id: 1, team_id: 2147483648 }, M.teamNotInEvent],
+  ] as const)('%s with an id past the integer range (%j) is an unknown id: 404', async (call, body, message) => {
+    const res = await post(t, call, body, (await t.student()).auth)
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ error: true, message })
+  })
+
+  it('answers every call with a 4xx for wrong types, unicode, huge strings and extra fields, writing nothing', async () => {
+    const w = await world()
+    const before = await snapshot(t, w.eventId)
+    const odd: unknown[] = [
+      null, true, 'x', -1, 0, 1e300, NaN, [], [w.eventId], {}, { id: w.eventId }, 'ȷ̵̡̛ǫ̵̨̛͓̙̱̝̮̟̩̏͂͑̍̈́̎́́̉̅̚', 'x'.repeat(10_000),
+      '1; DROP TABLE teams', "' OR 1=1 --", '１２', '0x10', '1e3', ' 7 ',
+    ]
+    const fields = ['event_id', 'team_id', 'user_id', 'team_name', 'invite_code']
+    let cases = 0
+    for (const call of ['create-team/', 'join-team/', 'remove-from-team/', 'delete-team/'] as const) {
+      for (const value of odd) {
+        for (const field of fields) {
+          // Valid fields everywhere except the one made odd, so each case reaches past the first check; the
+          // caller (Alpha's member, not in Bravo) is refused even when an odd value happens to be valid.
+          const body: Record<string, unknown> = {
+            event_id: w.eventId, team_id: w.bravo.id, user_id: w.users.otherMember.id,
+            team_name: 'Alpha', invite_code: 'zzzzz', extra: { nested: [1, 2] }, [field]: value,
+          }
+          const res = await post(t, call, body, w.auth.member)
+          cases++
+          expect(res.status, `${call} ${field}=${JSON.stringify(value)?.slice(0, 40)}`).toBeGreaterThanOrEqual(400)
+          expect(res.status).toBeLessThan(500)
+          expect(res.body.error).toBe(true)
+          expect(typeof res.body.message).toBe('string')
+        }
+      }
+    }
+    expect(cases).toBe(4 * odd.length * fields.length)
+    expect(await snapshot(t, w.eventId)).toEqual(before)
+  })
+})
