@@ -111,3 +111,6 @@ export function scheduleFor(events: readonly EventSummary[], dayKey: string): Sc
       href: eventHref(event),
     }))
 }
+
+/** SPEC §2 Calendar empty text: 'No events on {date}', the date as on event cards ('Sat, 21 Nov 2026'). */
+export const noEventsText = (dayKey: string) => `No events on ${formatDayKey(dayKey, '{ddd}, {D} {MMM} {YYYY}')}`

@@ -10,6 +10,7 @@ import {
   monthGrid,
   monthOfKey,
   monthTitle,
+  noEventsText,
   scheduleFor,
 } from '../../src/lib/calendar.ts'
 
@@ -183,4 +184,9 @@ describe('scheduleFor', () => {
     expect(scheduleFor([e], '2026-11-22').map((i) => i.startTime)).toEqual(['12:00 AM'])
     expect(scheduleFor([e], '2026-11-21')).toEqual([])
   })
+})
+
+test('empty schedule text names the day', () => {
+  expect(noEventsText('2026-11-21')).toBe('No events on Sat, 21 Nov 2026')
+  expect(noEventsText('2028-02-29')).toBe('No events on Tue, 29 Feb 2028')
 })
