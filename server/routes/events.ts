@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Deps } from '../deps.ts'
 import { requireUser } from '../auth/hook.ts'
 import { notFound } from '../errors.ts'
-import { bodyOf, idFrom, userIdOf } from '../http.ts'
+import { MAX_ID, bodyOf, idFrom, userIdOf } from '../http.ts'
 import { getEventDetail, listEventsByState, listMyEvents } from '../events/repository.ts'
 import { MESSAGES, claimTicket, rateEvent, ratingFrom, registerForEvent } from '../events/actions.ts'
 
@@ -20,8 +20,9 @@ export default async function eventsRoutes(app: FastifyInstance, { deps }: { dep
     p.post('/p/get/:id', async (request) => {
       const raw = (request.params as { id: string }).id
       // A path that names no event, such as /p/get/abc or /p/get/-1, is an unknown event, not a bad body.
-      const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0
-      const event = id > 0 && Number.isSafeInteger(id) ? await getEventDetail(db, id, userIdOf(request)) : null
+      // Past MAX_ID no row can exist, and the number must not reach an integer column.
+      const id = /^\d{1,10}$/.test(raw) ? Number(raw) : 0
+      const event = id > 0 && id <= MAX_ID ? await getEventDetail(db, id, userIdOf(request)) : null
       if (!event) throw notFound(MESSAGES.eventNotFound)
       return { error: false, event }
     })

@@ -227,6 +227,7 @@ describe('event calls', () => {
       [{ event_id: 1.5 }, 'event_id must be a positive whole number'],
       [{ event_id: [1] }, 'event_id must be a positive whole number'],
       [{ event_id: 1e300 }, 'event_id must be a positive whole number'],
+      [{ event_id: 2147483648 }, 'event_id must be a positive whole number'],
     ])('answers 400 to the body %j', async (body, message) => {
       const res = await call('/p/register-for-event', bob.auth, body)
       expect(res.statusCode).toBe(400)
@@ -430,7 +431,7 @@ describe('event calls', () => {
       expect(JSON.stringify(outside)).not.toContain('aB3dE')
     })
 
-    it.each(['999999', 'abc', '-1', '0', '1.5', '99999999999999999999', '%20'])('answers 404 Event not found for /p/get/%s', async (id) => {
+    it.each(['999999', 'abc', '-1', '0', '1.5', '2147483648', '99999999999', '99999999999999999999', '%20', '1e3'])('answers 404 Event not found for /p/get/%s', async (id) => {
       const res = await call(`/p/get/${id}`, alice.auth)
       expect(res.statusCode).toBe(404)
       expect(res.json()).toEqual({ error: true, message: 'Event not found.' })
