@@ -9,7 +9,7 @@ describe('app shell', () => {
   afterAll(() => t.close())
 
   it('answers unknown API calls with a JSON 404, not an HTML page', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/nope', payload: true })
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/nope', headers: { 'content-type': 'application/json' }, payload: 'true' })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ error: true, message: 'No such API call.' })
   })
