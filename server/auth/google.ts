@@ -1,6 +1,6 @@
 // Google sign-in (OpenID Connect authorization code flow with PKCE S256, state and nonce) through
-// openid-client. openid-client checks the ID token's signature, issuer, audience, expiry and nonce; this
-// module adds what is ours to decide: a verified e-mail and, optionally, an allowed domain.
+// openid-client, which checks the ID token's issuer, audience, expiry and nonce (and, turned on below, its
+// signature). This module adds what is ours to decide: a verified e-mail and, optionally, an allowed domain.
 import * as client from 'openid-client'
 
 export interface GoogleSettings {
@@ -70,7 +70,10 @@ export function googleSignIn(settings: GoogleSettings, allowedDomains: readonly 
   const configuration = () => {
     discovered ??= client
       .discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, {
-        execute: isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests] : [],
+        // The ID token comes straight from the provider over TLS, where the spec lets clients skip its
+        // signature; we check it anyway (keys from the provider's JWKS, cached), so a token that did not
+        // come signed by the provider is refused even if the channel were not what we think.
+        execute: [client.enableNonRepudiationChecks, ...(isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests] : [])],
         timeout: 10,
       })
       .catch((err) => {
