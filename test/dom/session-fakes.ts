@@ -82,6 +82,13 @@ export async function waitFor<T>(check: () => T, timeout = 2000): Promise<T> {
 
 export const go = (url: string) => history.replaceState(null, '', url)
 
+/** querySelector that throws when nothing matches (so waitFor keeps waiting). */
+export function find<T extends Element = HTMLElement>(root: ParentNode, selector: string): T {
+  const el = root.querySelector<T>(selector)
+  if (!el) throw new Error(`nothing matches ${selector}`)
+  return el
+}
+
 export function getByText(root: ParentNode, text: string | RegExp, selector = '*') {
   const found = [...root.querySelectorAll<HTMLElement>(selector)].filter((el) =>
     typeof text === 'string' ? el.textContent?.trim() === text : text.test(el.textContent ?? ''),

@@ -236,7 +236,7 @@ describe('api client', () => {
   })
 
   it('an empty base URL means same origin: paths start at /api/v1', async () => {
-    const fetch = vi.fn(async () => json(200, { error: false }))
+    const fetch = vi.fn(async (_url: string, _init?: RequestInit) => json(200, { error: false }))
     const client = createClient({ fetch: fetch as typeof globalThis.fetch, storage: memoryStorage({ accessToken: 'A' }), onLogout: vi.fn() })
     await client.request('/council/p/get')
     expect(fetch.mock.calls[0][0]).toBe('/api/v1/council/p/get')
