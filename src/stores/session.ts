@@ -63,10 +63,10 @@ export const SessionModel = createModel(({ me, client, events }: SessionDeps) =>
         error.value = null
       } catch (err) {
         if (mine !== generation) return
-        console.error('user fetch failed', err)
         // A 401 reaching here means the client already sent the app to /logout: fetching more would only 401.
         if (err instanceof ApiError && err.status === 401) next = 'signed-out'
         else {
+          console.error('user fetch failed', err) // SPEC §8: other errors are logged
           next = 'error'
           error.value = (err as Error).message
         }
