@@ -1,4 +1,198 @@
-// Placeholder screen: replaced by the engineer who builds this screen.
-export default function TeamRegistrationPage() {
-  return <h1>Team Registration</h1>
+// Team register (SPEC §2, §4, §5, §8): the Create Team and Join Team forms of a team event. Rules and messages
+// come from contract/schemas.ts, the ones the server applies; a field shows its message once touched.
+// A refusal from the server is shown in a 3-second toast; success goes to the team's page.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
+import { createTeamForm, fieldErrors, joinTeamForm } from '../../../contract/schemas.ts'
+import { ApiError } from '../../api/client.ts'
+import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
+import { showToast } from '../../components/toast/index.tsx'
+import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
+import { teamActions, type TeamStore } from '../../stores/team.ts'
+import styles from './style.module.css'
+
+export interface TeamRegisterProps {
+  /** The event id from the address (/team-register/:id). */
+  id: string
+  /** The stores; tests hand in models built over fake api functions. */
+  detail?: EventDetailStore
+  teams?: TeamStore
+}
+
+type Field = 'name' | 'code'
+
+export default function TeamRegister({ id, detail = eventDetail, teams = teamActions }: TeamRegisterProps) {
+  const { route } = useLocation()
+  const [loaded, setLoaded] = useState(false)
+  const [name, setName] = useState('')
+  const [code, setCode] = useState('')
+  const [touched, setTouched] = useState<Record<Field, boolean>>({ name: false, code: false })
+  const nameInput = useRef<HTMLInputElement>(null)
+  const codeInput = useRef<HTMLInputElement>(null)
+
+  // The store may still hold this event from another screen (Participant as it was then): the redirects
+  // below wait for this screen's own fetch.
+  useEffect(() => {
+    let live = true
+    setLoaded(false)
+    void detail.load(id).then(() => live && setLoaded(true))
+    return () => {
+      live = false
+    }
+  }, [id])
+
+  const eventId = Number(id)
+  const stored = detail.event.value
+  const event = loaded && stored?.id === eventId ? stored : null
+  // SPEC §4: an individual event has no teams; a student already in a team belongs on its page. A registration
+  // without a team cannot arise for a team event; were it to, sending it to team-details would bounce straight
+  // back here, so only a team counts. Decided on settled data only, never mid-refetch.
+  const redirect = !event || detail.loading.value
+    ? null
+    : event.ma_ppt < 2
+      ? `/event-details/${id}`
+      : event.Participant && event.Participant.team
+        ? `/team-details/${id}`
+        : null
+  useEffect(() => {
+    if (redirect) route(redirect, true)
+  }, [redirect])
+
+  if (!loaded || redirect || (detail.loading.value && !event)) return <PageSpinner />
+  if (detail.notFound.value) {
+    return (
+      <div class="page-message">
+        <h1>Event not found</h1>
+        <p>
+          <a href="/">Go to Home</a>
+        </p>
+      </div>
+    )
+  }
+  if (!event) {
+    return (
+      <div class="page-message" role="alert">
+        <h1>Could not load the event</h1>
+        <p>{detail.error.value}</p>
+        <button type="button" class="button" onClick={() => detail.refresh()}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+
+  // Spaces around a pasted code or a typed name are not part of it.
+  const nameError = fieldErrors(createTeamForm, { team_name: name.trim() }).team_name
+  const codeError = fieldErrors(joinTeamForm, { invite_code: code.trim() }).invite_code
+  const shown = { name: touched.name ? nameError : undefined, code: touched.code ? codeError : undefined }
+  const touch = (field: Field) => setTouched((prev) => (prev[field] ? prev : { ...prev, [field]: true }))
+  const pending = teams.pending.value
+
+  const submit = async (field: Field) => {
+    touch(field)
+    const input = field === 'name' ? nameInput.current : codeInput.current
+    if (field === 'name' ? nameError : codeError) return input?.focus()
+    try {
+      const joined =
+        field === 'name' ? await teams.create(event.id, name.trim()) : await teams.join(event.id, code.trim())
+      // undefined: another team action was still running and this press was ignored.
+      if (joined) route(`/team-details/${id}`, true)
+    } catch (err) {
+      // SPEC §8: an answer carrying the error flag shows the server's words and the student stays here...
+      if (err instanceof ApiError && err.status >= 400) {
+        showToast(err.message, 'error')
+        input?.focus()
+        return
+      }
+      // ...any other failure (no answer at all) still goes to team-details, which shows what the server holds
+      // once it can be reached, and sends the student back here if there is no team.
+      console.error('team call failed', err)
+      route(`/team-details/${id}`, true)
+    }
+  }
+
+  const onSubmit = (field: Field) => (e: Event) => {
+    e.preventDefault()
+    void submit(field)
+  }
+
+  // Props wiring an input to its label, message and touch state.
+  const control = (field: Field) => ({
+    id: `team-${field}`,
+    'aria-invalid': shown[field] ? true : undefined,
+    'aria-describedby': shown[field] ? `team-${field}-error team-${field}-hint` : `team-${field}-hint`,
+    onBlur: () => touch(field),
+  })
+  const message = (field: Field) =>
+    shown[field] && (
+      <p id={`team-${field}-error`} class={styles.error}>
+        {shown[field]}
+      </p>
+    )
+
+  return (
+    <>
+      <h1 class={styles.title}>Team Registration</h1>
+      <p class={styles.event}>
+        <a href={`/event-details/${id}`}>{event.name}</a> · teams of up to {event.ma_ppt}
+      </p>
+
+      <section class={styles.card} aria-labelledby="team-create-title">
+        <h2 id="team-create-title">Create Team</h2>
+        <form onSubmit={onSubmit('name')} noValidate>
+          <label for="team-name">Team name</label>
+          <input
+            ref={nameInput}
+            {...control('name')}
+            type="text"
+            autoComplete="off"
+            maxLength={60}
+            value={name}
+            onInput={(e) => {
+              setName(e.currentTarget.value)
+              touch('name')
+            }}
+          />
+          <p id="team-name-hint" class={styles.hint}>
+            You will lead the team and get a code to share.
+          </p>
+          {message('name')}
+          <button type="submit" class="button" disabled={!!pending} aria-busy={pending === 'create' || undefined}>
+            {pending === 'create' && <Spinner size="sm" label="Creating team" />}
+            Create Team
+          </button>
+        </form>
+      </section>
+
+      <section class={styles.card} aria-labelledby="team-join-title">
+        <h2 id="team-join-title">Join Team</h2>
+        <form onSubmit={onSubmit('code')} noValidate>
+          <label for="team-code">Invite code</label>
+          <input
+            ref={codeInput}
+            {...control('code')}
+            class={styles.code}
+            type="text"
+            autoComplete="off"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellcheck={false}
+            value={code}
+            onInput={(e) => {
+              setCode(e.currentTarget.value)
+              touch('code')
+            }}
+          />
+          <p id="team-code-hint" class={styles.hint}>
+            The 5-character code from your team leader (capitals matter).
+          </p>
+          {message('code')}
+          <button type="submit" class="button" disabled={!!pending} aria-busy={pending === 'join' || undefined}>
+            {pending === 'join' && <Spinner size="sm" label="Joining team" />}
+            Join Team
+          </button>
+        </form>
+      </section>
+    </>
+  )
 }

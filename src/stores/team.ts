@@ -1,0 +1,72 @@
+// The team actions of SPEC §7 (create, join, remove a member, delete) for the team screens. The team itself is
+// read from the event details (Participant.team), so after a change the screens look at what the server holds.
+// `pending` says which action is in flight: the screens show its spinner and refuse a second press.
+import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
+import type { Team } from '../../contract/types.ts'
+import { api, type Api } from '../api/calls.ts'
+import { eventDetail, type EventDetailStore } from './event-detail.ts'
+import { events } from './events.ts'
+
+export type TeamAction = 'create' | 'join' | 'remove' | 'delete'
+
+export interface TeamDeps {
+  createTeam: Api['createTeam']
+  joinTeam: Api['joinTeam']
+  removeFromTeam: Api['removeFromTeam']
+  deleteTeam: Api['deleteTeam']
+  /** The event details the team screens show: refetched after a removal (SPEC §7). */
+  detail: Pick<EventDetailStore, 'refresh'>
+  /** After any change: the events list carries the 'Registered' tag of each card. */
+  onChanged?: () => unknown
+}
+
+export const TeamModel = createModel(({ createTeam, joinTeam, removeFromTeam, deleteTeam, detail, onChanged }: TeamDeps) => {
+  const pending = signal<TeamAction | null>(null)
+
+  /** Runs one action at a time; a press while another runs is ignored (resolves undefined). */
+  const run = async <T>(name: TeamAction, call: () => Promise<T>): Promise<T | undefined> => {
+    if (pending.value) return undefined
+    pending.value = name
+    try {
+      const result = await call()
+      onChanged?.()
+      return result
+    } finally {
+      pending.value = null
+    }
+  }
+
+  return {
+    pending: pending as ReadonlySignal<TeamAction | null>,
+    /** Resolves with the new team; rejects with the ApiError of a refusal (its message is the server's). */
+    create: action((eventId: number, name: string) =>
+      run('create', () => createTeam(eventId, name).then((answer): Team => answer.team)),
+    ),
+    join: action((eventId: number, inviteCode: string) =>
+      run('join', () => joinTeam(eventId, inviteCode).then((answer): Team => answer.team)),
+    ),
+    /** Removes a member, then refetches the event (a student who removed themself then has no team). */
+    remove: action((teamId: number, userId: number) =>
+      run('remove', async () => {
+        await removeFromTeam(teamId, userId)
+        await detail.refresh()
+      }),
+    ),
+    delete: action((eventId: number, teamId: number) =>
+      run('delete', async () => {
+        await deleteTeam(eventId, teamId)
+      }),
+    ),
+  }
+})
+
+export type TeamStore = InstanceType<typeof TeamModel>
+
+export const teamActions = new TeamModel({
+  createTeam: api.createTeam,
+  joinTeam: api.joinTeam,
+  removeFromTeam: api.removeFromTeam,
+  deleteTeam: api.deleteTeam,
+  detail: eventDetail,
+  onChanged: () => events.refresh(),
+})
