@@ -1,5 +1,5 @@
 // Short-lived access tokens (JWT, HS256). Refresh tokens are opaque and live in the database
-// (see refresh.ts), so neither kind of token can stand in for the other.
+// (see sessions.ts), so neither kind of token can stand in for the other.
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
