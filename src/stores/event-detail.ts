@@ -1,11 +1,12 @@
 // One event's details (POST /event/p/get/{id}) and the actions taken on it. The event-details, ticket and team
 // screens read the signals; every action calls the api and then refreshes, so the screen shows what the server
 // now holds (Participant, ticket_code, team) instead of a guess.
-import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
+import { action, createModel, effect, signal, type ReadonlySignal } from '@preact/signals'
 import type { EventDetail } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import { api, type Api } from '../api/calls.ts'
 import { events } from './events.ts'
+import { session } from './session.ts'
 
 export interface EventDetailDeps {
   getEvent: Api['getEvent']
@@ -85,6 +86,16 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     await refresh()
   }
 
+  /** Forgets the event (sign-out, tests): the next load starts from nothing. */
+  const reset = action(() => {
+    currentId = null
+    generation++
+    event.value = null
+    loading.value = false
+    error.value = null
+    notFound.value = false
+  })
+
   return {
     event: event as ReadonlySignal<EventDetail | null>,
     loading: loading as ReadonlySignal<boolean>,
@@ -92,6 +103,7 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     notFound: notFound as ReadonlySignal<boolean>,
     load,
     refresh,
+    reset,
     register: action(() => act(register)),
     claimTicket: action(() => act(claimTicket)),
     rate: action((rating: number) => act((id) => rate(id, rating))),
@@ -106,4 +118,11 @@ export const eventDetail = new EventDetailModel({
   claimTicket: api.claimTicket,
   rate: api.rate,
   onChanged: () => events.refresh(),
+})
+
+// Participant is per student: after a sign-out (or another student signing in on this phone) the held event
+// must not be shown again, even for a moment.
+effect(() => {
+  session.user.value?.id
+  eventDetail.reset()
 })

@@ -1,4 +1,62 @@
-// Placeholder screen: replaced by the engineer who builds this screen.
+// Calendar (SPEC §2): the month grid with previous/next/Today, every event of the events store, and the
+// schedule of the selected day (today in IST by default).
+import { useMemo, useState } from 'preact/hooks'
+import { MonthCalendar } from '../../components/month-calendar/index.tsx'
+import { addMonths, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
+import { formatDayKey, todayKeyIST } from '../../lib/dates.ts'
+import { events } from '../../stores/events.ts'
+import s from './style.module.css'
+
 export default function CalendarPage() {
-  return <h1>Calendar</h1>
+  const todayKey = todayKeyIST()
+  const [month, setMonth] = useState(() => monthOfKey(todayKey))
+  const [selected, setSelected] = useState(todayKey)
+  const all = events.all.value
+  const schedule = useMemo(() => scheduleFor(all, selected), [all, selected])
+
+  return (
+    <>
+      <h1 class="visually-hidden">Calendar</h1>
+      <MonthCalendar
+        month={month}
+        events={all}
+        selectedKey={selected}
+        todayKey={todayKey}
+        onSelect={setSelected}
+        onPrev={() => setMonth((m) => addMonths(m, -1))}
+        onNext={() => setMonth((m) => addMonths(m, 1))}
+        onToday={() => {
+          setMonth(monthOfKey(todayKey))
+          setSelected(todayKey)
+        }}
+      />
+      <section class={s.schedule} aria-labelledby="schedule-title" aria-live="polite">
+        <h2 id="schedule-title" class={s.title}>
+          {formatDayKey(selected, '{dddd}, {D} {MMMM} {YYYY}')}
+        </h2>
+        {schedule.length === 0 ? (
+          <p class={s.empty}>{noEventsText(selected)}</p>
+        ) : (
+          <ul class={s.list}>
+            {schedule.map((item) => (
+              <li key={item.id}>
+                <a class={s.item} href={item.href}>
+                  <span class={s.day}>{item.ordinalDay}</span>
+                  {item.organizerImage ? (
+                    <img src={item.organizerImage} alt="" width={40} height={40} loading="lazy" decoding="async" />
+                  ) : (
+                    <span class={s.noImage} aria-hidden="true" />
+                  )}
+                  <span class={s.text}>
+                    <span class={s.name}>{item.title}</span>
+                    <span class={s.time}>{item.startTime}</span>
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  )
 }

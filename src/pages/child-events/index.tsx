@@ -1,4 +1,61 @@
-// Placeholder screen: replaced by the engineer who builds this screen.
-export default function EventsPage() {
-  return <h1>Events</h1>
+// Child events (SPEC §2): the parent's name and its children as cards. The parent comes from the events list,
+// or from POST /event/p/get/{id} when the list does not hold it; unknown there too → back to Home.
+import { useEffect } from 'preact/hooks'
+import { useLocation, useRoute } from 'preact-iso'
+import { EventCard } from '../../components/event-card/index.tsx'
+import { Section } from '../../components/section/index.tsx'
+import { PageSpinner } from '../../components/spinner/index.tsx'
+import { eventHref } from '../../lib/calendar.ts'
+import { eventDetail } from '../../stores/event-detail.ts'
+import { events } from '../../stores/events.ts'
+
+export default function ChildEvents() {
+  const { id } = useRoute().params
+  const { route } = useLocation()
+  const all = events.all.value
+  const listed = all.find((e) => String(e.id) === id)
+  const fetched = eventDetail.event.value
+  const parent = listed ?? (fetched && String(fetched.id) === id ? fetched : null)
+  const notFound = !listed && eventDetail.notFound.value
+
+  useEffect(() => {
+    if (!listed) eventDetail.load(id)
+  }, [id, !listed])
+  useEffect(() => {
+    if (notFound) route('/', true)
+  }, [notFound])
+
+  if (!parent) {
+    const error = eventDetail.error.value
+    if (!error) return <PageSpinner label="Loading the events" />
+    return (
+      <div class="page-message" role="alert">
+        <p>Could not load the event: {error}</p>
+        <button type="button" class="button" onClick={() => eventDetail.refresh()}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+
+  const byId = new Map(all.map((e) => [e.id, e]))
+  const children = parent.children.flatMap((c) => byId.get(c.id) ?? [])
+  return (
+    <>
+      <h1>{parent.name}</h1>
+      {children.length === 0 ? (
+        <p class="page-message">
+          No events under {parent.name} yet. <a href={`/event-details/${parent.id}`}>See the event</a>
+        </p>
+      ) : (
+        <Section title="Events" layout="column">
+          {children.map((child, i) => (
+            <li key={child.id}>
+              <EventCard event={child} href={eventHref(child)} eager={i < 2} />
+            </li>
+          ))}
+        </Section>
+      )}
+    </>
+  )
 }

@@ -1,4 +1,241 @@
-// Placeholder screen: replaced by the engineer who builds this screen.
-export default function EventDetailsPage() {
-  return <h1>Event Details</h1>
+// Event details (SPEC §2, §4): image, share, add to calendar, date and time, venue, participants, activity
+// link, About the Event, fee, and the bottom action button of lib/action-button with the Register and RSVP
+// flows. The event comes from the event-detail store; this screen only keeps the state of a flow under way.
+import { useEffect, useState } from 'preact/hooks'
+import { useRoute } from 'preact-iso'
+import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
+import type { EventDetail } from '../../../contract/types.ts'
+import { RatingPopup } from '../../components/rating-popup/index.tsx'
+import { PageSpinner } from '../../components/spinner/index.tsx'
+import { showToast } from '../../components/toast/index.tsx'
+import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../lib/action-button.ts'
+import { calendarLink } from '../../lib/calendar-link.ts'
+import { formatDate, formatTime } from '../../lib/dates.ts'
+import { formatFee } from '../../lib/money.ts'
+import { splitVenue } from '../../lib/venue.ts'
+import { eventDetail } from '../../stores/event-detail.ts'
+import s from './style.module.css'
+
+export const RATING_TOAST = 'Thank you for your feedback!'
+export const LINK_COPIED = 'Link copied'
+
+type Flow = 'register' | 'claim-ticket'
+const FLOW_LABEL: Record<Flow, string> = { register: REGISTERING, 'claim-ticket': RSVPING }
+// What the button shows once a flow succeeded, even if the refresh that follows could not reach the server.
+const FLOW_DONE: Record<Flow, ActionButton> = {
+  register: { label: 'Registered', action: 'none', disabled: true },
+  'claim-ticket': { label: 'View Ticket', action: 'view-ticket', disabled: false },
+}
+
+async function share(event: EventDetail) {
+  const url = location.href
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: event.name, text: event.description, url })
+    } catch (err) {
+      // The student closing the share sheet is not a failure.
+      if ((err as Error)?.name !== 'AbortError') console.error('share failed', err)
+    }
+    return
+  }
+  try {
+    await navigator.clipboard.writeText(url)
+    showToast(LINK_COPIED)
+  } catch (err) {
+    console.error('copy link failed', err)
+    showToast('Could not copy the link', 'error')
+  }
+}
+
+export default function EventDetails() {
+  const { id } = useRoute().params
+  const [flow, setFlow] = useState<Flow | null>(null)
+  const [done, setDone] = useState<ActionButton | null>(null)
+  const [rating, setRating] = useState(false)
+
+  useEffect(() => {
+    setDone(null)
+    setRating(false)
+    eventDetail.load(id)
+  }, [id])
+
+  // Until load(id) has run, the store may still hold the event of the previous screen.
+  const held = eventDetail.event.value
+  const event = held && String(held.id) === id ? held : null
+  if (eventDetail.notFound.value) {
+    return (
+      <div class="page-message" role="alert">
+        <h1>Event not found</h1>
+        <p>This event does not exist or is no longer shown.</p>
+        <a href="/">Go to Home</a>
+      </div>
+    )
+  }
+  if (!event) {
+    const error = eventDetail.error.value
+    if (!error) return <PageSpinner label="Loading the event" />
+    return (
+      <div class="page-message" role="alert">
+        <p>Could not load the event: {error}</p>
+        <button type="button" class="button" onClick={() => eventDetail.refresh()}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+
+  const run = async (which: Flow) => {
+    setFlow(which)
+    try {
+      await (which === 'register' ? eventDetail.register() : eventDetail.claimTicket())
+      setDone(FLOW_DONE[which])
+      showToast(which === 'register' ? REGISTER_TOAST : RSVP_TOAST)
+    } catch (err) {
+      // SPEC §8: the button reverts and no message is shown; the reason still goes to the log.
+      console.error(`${which} failed`, err)
+    } finally {
+      setFlow(null)
+    }
+  }
+
+  const button = done ?? actionFor(event)
+  const image = event.event_page_image_url || event.banner_url
+  const first = event.dates[0]
+  const [venueHead, venueRest] = splitVenue(event.venue)
+  const calendar = calendarLink(event)
+  const external = (href: string | null) => ({ href: href ?? undefined, target: '_blank', rel: 'noopener noreferrer' })
+
+  let bottom
+  if (flow) {
+    bottom = (
+      <button type="button" class="button" disabled aria-busy="true">
+        <span class="spinner spinner-sm" aria-hidden="true" />
+        {FLOW_LABEL[flow]}
+      </button>
+    )
+  } else if (button.disabled) {
+    bottom = (
+      <button type="button" class="button" disabled>
+        {button.label}
+      </button>
+    )
+  } else {
+    switch (button.action) {
+      case 'register':
+      case 'claim-ticket': {
+        const which = button.action
+        bottom = (
+          <button type="button" class="button" onClick={() => run(which)}>
+            {button.label}
+          </button>
+        )
+        break
+      }
+      case 'feedback':
+        bottom = (
+          <button type="button" class="button" onClick={() => setRating(true)}>
+            {button.label}
+          </button>
+        )
+        break
+      case 'external':
+        bottom = <a class="button" {...external(event.external_registration_link)}>{button.label}</a>
+        break
+      case 'activity':
+        bottom = <a class="button" {...external(event.in_event_activity)}>{button.label}</a>
+        break
+      default: {
+        const to = { 'team-register': 'team-register', 'team-details': 'team-details', 'view-ticket': 'ticket' }[
+          button.action as 'team-register' | 'team-details' | 'view-ticket'
+        ]
+        bottom = to ? (
+          <a class="button" href={`/${to}/${event.id}`}>
+            {button.label}
+          </a>
+        ) : (
+          <button type="button" class="button" disabled>
+            {button.label}
+          </button>
+        )
+      }
+    }
+  }
+
+  return (
+    <article class={s.page}>
+      {image && <img class={s.image} src={image} alt={event.name} width={640} height={320} />}
+      <div class={s.head}>
+        <h1 class={s.name}>{event.name}</h1>
+        <button type="button" class={s.share} onClick={() => share(event)} aria-label="Share this event">
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+            <path
+              d="M18 8a3 3 0 1 0-2.8-4M6 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm12 7a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM8.6 13.5l6.8 4M15.4 6.5l-6.8 4"
+              fill="none"
+              stroke="currentColor"
+              stroke-width="2"
+              stroke-linecap="round"
+            />
+          </svg>
+        </button>
+      </div>
+      <p class={s.organizer}>
+        {event.organizer.photo_url && <img src={event.organizer.photo_url} alt="" width={24} height={24} />}
+        {event.organizer.name}
+      </p>
+      <dl class={s.facts}>
+        {first && (
+          <div>
+            <dt>Date and time</dt>
+            <dd>
+              {formatDate(first)}, {formatTime(first)}
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Venue</dt>
+          <dd>
+            <strong>{venueHead}</strong> {venueRest}
+          </dd>
+        </div>
+        <div>
+          <dt>Participants</dt>
+          <dd>{PARTICIPANTS_SHOWN}</dd>
+        </div>
+        <div>
+          <dt>Fee</dt>
+          <dd>{formatFee(event.fee)}</dd>
+        </div>
+      </dl>
+      <p class={s.links}>
+        {calendar && (
+          <a href={calendar} target="_blank" rel="noopener noreferrer">
+            Add to calendar
+          </a>
+        )}
+        {event.in_event_activity && <a {...external(event.in_event_activity)}>Event Activity</a>}
+      </p>
+      <section aria-labelledby="about">
+        <h2 id="about" class={s.h2}>
+          About the Event
+        </h2>
+        <p class={s.about}>{event.long_description || event.description}</p>
+      </section>
+      <div class={s.bar}>{bottom}</div>
+      {rating && (
+        <RatingPopup
+          onClose={() => setRating(false)}
+          onSubmit={(n) =>
+            eventDetail.rate(n).then(
+              () => showToast(RATING_TOAST),
+              (err) => {
+                console.error('rating failed', err)
+                showToast((err as Error).message, 'error')
+                throw err
+              },
+            )
+          }
+        />
+      )}
+    </article>
+  )
 }

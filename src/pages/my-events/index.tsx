@@ -1,4 +1,53 @@
-// Placeholder screen: replaced by the engineer who builds this screen.
-export default function MyEventsPage() {
-  return <h1>My Events</h1>
+// My Events (SPEC §2): the student's participations from POST /event/p/get/me, as event cards; a collected
+// ticket leads to the ticket, anything else to the event.
+import { useEffect } from 'preact/hooks'
+import { EventCard } from '../../components/event-card/index.tsx'
+import { Section } from '../../components/section/index.tsx'
+import { PageSpinner } from '../../components/spinner/index.tsx'
+import { eventHref } from '../../lib/calendar.ts'
+import { myEvents } from '../../stores/my-events.ts'
+
+export default function MyEvents() {
+  useEffect(() => {
+    myEvents.load()
+  }, [])
+  const items = myEvents.items.value
+  const error = myEvents.error.value
+
+  if (error && !items) {
+    return (
+      <div class="page-message" role="alert">
+        <h1>My Events</h1>
+        <p>Could not load your events: {error}</p>
+        <button type="button" class="button" onClick={() => myEvents.load()} disabled={myEvents.loading.value}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+  if (!items) return <PageSpinner label="Loading your events" />
+
+  return (
+    <>
+      <h1>My Events</h1>
+      {items.length === 0 ? (
+        <p class="page-message">
+          You have not registered for any events yet. <a href="/">Find events on Home</a>
+        </p>
+      ) : (
+        <Section title="Registered events" layout="column">
+          {items.map((item, i) => (
+            <li key={item.id}>
+              <EventCard
+                // get/me lists participations, so each one is registered even if its event omits Participant.
+                event={{ ...item.event, Participant: item.event.Participant || { ticket_collected: item.ticket_collected, team: item.team } }}
+                href={item.ticket_collected ? `/ticket/${item.event.id}` : eventHref(item.event)}
+                eager={i < 2}
+              />
+            </li>
+          ))}
+        </Section>
+      )}
+    </>
+  )
 }

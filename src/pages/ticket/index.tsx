@@ -1,4 +1,95 @@
-// Placeholder screen: replaced by the engineer who builds this screen.
-export default function TicketPage() {
-  return <h1>Ticket</h1>
+// Ticket (SPEC §2): event image, name, description, organiser, holder and college, team, the Code 128 barcode
+// of Participant.ticket_code, and a back button.
+import { useEffect } from 'preact/hooks'
+import { useLocation, useRoute } from 'preact-iso'
+import { Barcode } from '../../components/barcode/index.tsx'
+import { PageSpinner } from '../../components/spinner/index.tsx'
+import { eventDetail } from '../../stores/event-detail.ts'
+import { session } from '../../stores/session.ts'
+import s from './style.module.css'
+
+export default function Ticket() {
+  const { id } = useRoute().params
+  const { route } = useLocation()
+  useEffect(() => {
+    eventDetail.load(id)
+  }, [id])
+
+  // Opened from a link in another tab there is nothing to go back to inside the app: go Home instead.
+  const back = () => (history.length > 1 ? history.back() : route('/'))
+  const backButton = (
+    <button type="button" class={s.back} onClick={back} aria-label="Back">
+      <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+        <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+      </svg>
+    </button>
+  )
+
+  const event = eventDetail.event.value
+  if (eventDetail.notFound.value) {
+    return (
+      <div class="page-message" role="alert">
+        <h1>Event not found</h1>
+        <a href="/">Go to Home</a>
+      </div>
+    )
+  }
+  if (!event || String(event.id) !== id) {
+    const error = eventDetail.error.value
+    if (!error) return <PageSpinner label="Loading the ticket" />
+    return (
+      <div class="page-message" role="alert">
+        <p>Could not load the ticket: {error}</p>
+        <button type="button" class="button" onClick={() => eventDetail.refresh()}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+
+  const p = event.Participant
+  if (!p || !p.ticket_collected || !p.ticket_code) {
+    return (
+      <div class="page-message">
+        {backButton}
+        <h1>No ticket yet</h1>
+        <p>You have not collected a ticket for {event.name}.</p>
+        <a href={`/event-details/${event.id}`}>Go to the event</a>
+      </div>
+    )
+  }
+
+  const user = session.user.value
+  const image = event.event_page_image_url || event.banner_url
+  return (
+    <article class={s.ticket}>
+      {backButton}
+      {image && <img class={s.image} src={image} alt={event.name} width={640} height={320} />}
+      <div class={s.body}>
+        <h1 class={s.name}>{event.name}</h1>
+        <p class={s.muted}>{event.description}</p>
+        <dl class={s.facts}>
+          <div>
+            <dt>Organiser</dt>
+            <dd>{event.organizer.name}</dd>
+          </div>
+          <div>
+            <dt>Name</dt>
+            <dd>{user?.name || 'Unknown'}</dd>
+          </div>
+          <div>
+            <dt>College</dt>
+            <dd>{user?.college || 'Unknown College'}</dd>
+          </div>
+          {p.team && (
+            <div>
+              <dt>Team</dt>
+              <dd>{p.team.name}</dd>
+            </div>
+          )}
+        </dl>
+        <Barcode value={p.ticket_code} label="Ticket barcode" />
+      </div>
+    </article>
+  )
 }
