@@ -12,7 +12,9 @@ import type { AccessTokens } from '../auth/tokens.ts'
 export const USAGE = `Usage: npm run cli -- <command>
   import <file.json>             create or update councils and events from an import file (see API.md)
   event:state <id> <STATE>       move an event to a state: ${EVENT_STATES.join(', ')}
-  token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}`
+  token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}
+Works on DATABASE_URL, or on the embedded database in DATA_DIR (default ./data): stop the server first
+in that case, as the embedded database must not be opened by two processes at once.`
 
 /** A mistake of the operator: printed as is, without a stack trace, and the exit status is 1. */
 export class CliError extends Error {}
