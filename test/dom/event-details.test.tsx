@@ -1,0 +1,263 @@
+// Event details through the real app, client and stores against a fake server: what the screen shows, the
+// action button per state and its flows (labels during and after, toasts, revert on failure), the rating
+// popup, share, and an unknown event.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { EventDetail } from '../../contract/types.ts'
+import { App } from '../../src/app.tsx'
+import { showToast } from '../../src/components/toast/index.tsx'
+import { eventDetail } from '../../src/stores/event-detail.ts'
+import { detail, eventsServer, gate, type World } from './event-fixtures.ts'
+import { cleanup, click, getByText, go, mount, settle, waitFor } from './session-fakes.ts'
+
+beforeEach(() => {
+  // The toast is app-wide and outlives a test by 3 s: start each test from an empty one.
+  showToast('')
+})
+afterEach(() => {
+  cleanup()
+  eventDetail.reset()
+  vi.restoreAllMocks()
+})
+
+async function open(world: World, id: number) {
+  localStorage.setItem('accessToken', 'A')
+  localStorage.setItem('refreshToken', 'R')
+  const server = eventsServer(world)
+  go(`/event-details/${id}`)
+  const root = mount(<App />)
+  await waitFor(() => root.querySelector('article, main [role=alert]') ?? (() => { throw new Error('not yet') })())
+  return { root, server }
+}
+
+const bar = (root: HTMLElement) => {
+  const el = [...root.querySelectorAll<HTMLElement>('article > div')].at(-1)
+  if (!el) throw new Error('no action bar')
+  return el.firstElementChild as HTMLButtonElement | HTMLAnchorElement
+}
+const toastText = () => [...document.querySelectorAll('.toast')].map((t) => t.textContent).join('|')
+
+describe('event details: what it shows', () => {
+  it('shows image, date and time in IST, venue split, 500 participants, fee, activity, about text and calendar link', async () => {
+    const e = detail({
+      name: 'HackKJSCE',
+      dates: ['2026-11-21T13:00:00Z'],
+      venue: 'Auditorium Main Building',
+      fee: 1500,
+      in_event_activity: 'https://activity.example/hk',
+      long_description: 'Bring a laptop.\n<b>No</b> markup here',
+    })
+    const { root } = await open({ events: [e] }, e.id)
+    expect(root.querySelector('h1')!.textContent).toBe('HackKJSCE')
+    const img = root.querySelector<HTMLImageElement>('article > img')!
+    expect(img.getAttribute('src')).toBe(e.event_page_image_url)
+    expect(img.getAttribute('alt')).toBe('HackKJSCE')
+    expect(getByText(root, 'Sat, 21 Nov 2026, 06:30 PM')).toBeTruthy()
+    expect(getByText(root, 'Auditorium', 'strong')).toBeTruthy()
+    expect(getByText(root, 'Auditorium', 'strong').parentElement!.textContent).toBe('Auditorium Main Building')
+    expect(getByText(root, '500', 'dd')).toBeTruthy()
+    expect(getByText(root, '₹1,500', 'dd')).toBeTruthy()
+    const activity = getByText(root, 'Event Activity', 'a') as HTMLAnchorElement
+    expect(activity.getAttribute('href')).toBe('https://activity.example/hk')
+    expect(activity.getAttribute('target')).toBe('_blank')
+    expect(activity.getAttribute('rel')).toContain('noopener')
+    expect(getByText(root, 'About the Event', 'h2')).toBeTruthy()
+    const about = getByText(root, 'About the Event', 'h2').nextElementSibling!
+    expect(about.textContent).toBe('Bring a laptop.\n<b>No</b> markup here') // text, never markup
+    expect(about.querySelector('b')).toBeNull()
+    const cal = getByText(root, 'Add to calendar', 'a') as HTMLAnchorElement
+    expect(cal.href).toContain('calendar.google.com')
+    expect(cal.href).toContain('ctz=Asia%2FKolkata')
+    expect(cal.getAttribute('rel')).toContain('noopener')
+  })
+
+  it("shows 'Free' for a fee of 0 and no activity link without in_event_activity", async () => {
+    const e = detail({ fee: 0 })
+    const { root } = await open({ events: [e] }, e.id)
+    expect(getByText(root, 'Free', 'dd')).toBeTruthy()
+    expect(() => getByText(root, 'Event Activity', 'a')).toThrow()
+  })
+
+  it("an unknown id shows 'Event not found' with a link home", async () => {
+    const { root } = await open({ events: [] }, 999)
+    await waitFor(() => getByText(root, 'Event not found', 'h1'))
+    expect(getByText(root, 'Go to Home', 'a').getAttribute('href')).toBe('/')
+  })
+
+  it("an id that is not a number is not found, without asking the server", async () => {
+    const { root, server } = await open({ events: [] }, 'abc' as unknown as number)
+    await waitFor(() => getByText(root, 'Event not found', 'h1'))
+    expect(server.requests.some((r) => r.path.startsWith('/event/p/get/'))).toBe(false)
+  })
+
+  it('a network failure shows the message and Try again fetches again', async () => {
+    const e = detail()
+    let fail = true
+    const { root } = await open(
+      { events: [e], extra: { [`/event/p/get/${e.id}`]: () => (fail ? [503, { error: true, message: 'Server busy' }] : [200, { error: false, event: e }]) } },
+      e.id,
+    )
+    await waitFor(() => getByText(root, /Server busy/, 'p'))
+    fail = false
+    await click(getByText(root, 'Try again', 'button'))
+    await waitFor(() => getByText(root, e.name, 'h1'))
+  })
+
+  it('share uses navigator.share with title, url and description', async () => {
+    const e = detail({ name: 'Share me', description: 'Come along' })
+    const shared = vi.fn(async (_: ShareData) => {})
+    Object.defineProperty(navigator, 'share', { value: shared, configurable: true })
+    try {
+      const { root } = await open({ events: [e] }, e.id)
+      await click(root.querySelector<HTMLButtonElement>('button[aria-label="Share this event"]')!)
+      expect(shared).toHaveBeenCalledWith({ title: 'Share me', text: 'Come along', url: location.href })
+      expect(location.href).toContain(`/event-details/${e.id}`)
+    } finally {
+      delete (navigator as { share?: unknown }).share
+    }
+  })
+
+  it('without navigator.share the link is copied with a toast', async () => {
+    const e = detail()
+    const writeText = vi.fn(async (_: string) => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    const { root } = await open({ events: [e] }, e.id)
+    await click(root.querySelector<HTMLButtonElement>('button[aria-label="Share this event"]')!)
+    await waitFor(() => expect(toastText()).toBe('Link copied'))
+    expect(writeText).toHaveBeenCalledWith(location.href)
+  })
+})
+
+describe('event details: the action button', () => {
+  const cases: [string, Partial<EventDetail>, string, 'button' | 'a', boolean, string?][] = [
+    ['team event, not registered', { ma_ppt: 4 }, 'Register', 'a', false, '/team-register/'],
+    ['team event, registered', { ma_ppt: 4, Participant: { id: 1, ticket_collected: false, ticket_code: null, team: null } }, 'View Team', 'a', false, '/team-details/'],
+    ['registration closed', { state: 'REGISTRATION_CLOSED' }, 'Registration Closed', 'button', true],
+    ['upcoming', { state: 'UPCOMING' }, 'Registrations Opening Soon', 'button', true],
+    ['ticket collected', { state: 'TICKET_CLOSED', Participant: { id: 1, ticket_collected: true, ticket_code: 'K7Q2X9M4P8Z1', team: null } }, 'View Ticket', 'a', false, '/ticket/'],
+    ['ongoing, external', { state: 'ONGOING', registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x' }, 'Register', 'a', false, 'https://forms.example/x'],
+    ['ongoing, activity', { state: 'ONGOING', start_in_event_activity: true, in_event_activity: 'https://act.example/y' }, 'Follow Activity', 'a', false, 'https://act.example/y'],
+    ['ongoing', { state: 'ONGOING' }, 'Event is Ongoing', 'button', true],
+  ]
+  it.each(cases)('%s → %s', async (_, over, label, tag, disabled, href) => {
+    const e = detail(over)
+    const { root } = await open({ events: [e] }, e.id)
+    const button = bar(root)
+    expect(button.tagName.toLowerCase()).toBe(tag)
+    expect(button.textContent).toBe(label)
+    if (tag === 'button') expect((button as HTMLButtonElement).disabled).toBe(disabled)
+    if (href) {
+      const expected = href.startsWith('/') ? href + e.id : href
+      expect(button.getAttribute('href')).toBe(expected)
+      if (!href.startsWith('/')) expect(button.getAttribute('target')).toBe('_blank')
+    }
+  })
+
+  it("Register: 'Registering' with a spinner, then 'Registered', the toast, and the list refreshed", async () => {
+    const e = detail({ state: 'REGISTRATION_OPEN' })
+    const held = gate()
+    const world: World = { events: [e] }
+    world.extra = {
+      '/event/p/register-for-event': async (body) => {
+        await held.opened
+        world.events = [{ ...e, Participant: { id: 5, ticket_collected: false, ticket_code: null, team: null } }]
+        return [200, { error: false, message: `Registered for ${body.event_id}` }]
+      },
+    }
+    const { root, server } = await open(world, e.id)
+    const listCallsBefore = server.calls('/event/p/get').length
+    expect(bar(root).textContent).toBe('Register')
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('Registering'))
+    expect((bar(root) as HTMLButtonElement).disabled).toBe(true)
+    expect(bar(root).querySelector('.spinner')).not.toBeNull()
+    held.release()
+    await waitFor(() => expect(bar(root).textContent).toBe('Registered'))
+    expect((bar(root) as HTMLButtonElement).disabled).toBe(true)
+    expect(toastText()).toBe('Registration Successful!!')
+    expect(server.calls('/event/p/register-for-event')[0].body).toEqual({ event_id: e.id })
+    await waitFor(() => expect(server.calls('/event/p/get').length).toBe(listCallsBefore + 1))
+  })
+
+  it("the registration toast goes after 3 seconds", async () => {
+    const e = detail()
+    const { root } = await open({ events: [e], extra: { '/event/p/register-for-event': () => [200, { error: false, message: 'ok' }] } }, e.id)
+    await click(bar(root))
+    await waitFor(() => expect(toastText()).toBe('Registration Successful!!'))
+    const shownAt = Date.now()
+    await waitFor(() => expect(toastText()).toBe(''), 4000)
+    expect(Date.now() - shownAt).toBeGreaterThan(2800)
+  }, 8000)
+
+  it("Register failing goes back to 'Register' with no message, and logs", async () => {
+    const e = detail()
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { root } = await open({ events: [e], extra: { '/event/p/register-for-event': () => [409, { error: true, message: 'You are already registered' }] } }, e.id)
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('Register'))
+    expect((bar(root) as HTMLButtonElement).disabled).toBe(false)
+    expect(toastText()).toBe('')
+    expect(log).toHaveBeenCalled()
+  })
+
+  it("RSVP: 'RSVPing', then 'View Ticket' linking to the ticket, plus a toast", async () => {
+    const registered = { id: 5, ticket_collected: false, ticket_code: null, team: null }
+    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: registered })
+    const held = gate()
+    const world: World = { events: [e] }
+    world.extra = {
+      '/event/p/claim-ticket': async () => {
+        await held.opened
+        world.events = [{ ...e, Participant: { ...registered, ticket_collected: true, ticket_code: 'ABC123' } }]
+        return [200, { error: false, message: 'Ticket collected', ticket_code: 'ABC123' }]
+      },
+    }
+    const { root } = await open(world, e.id)
+    expect(bar(root).textContent).toBe('RSVP for this event')
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('RSVPing'))
+    held.release()
+    await waitFor(() => expect(bar(root).textContent).toBe('View Ticket'))
+    expect(bar(root).getAttribute('href')).toBe(`/ticket/${e.id}`)
+    expect(toastText()).toBe('Ticket collected!')
+  })
+
+  it("RSVP failing (sold out meanwhile) goes back to 'RSVP for this event' with no message", async () => {
+    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: { id: 5, ticket_collected: false, ticket_code: null, team: null } })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { root } = await open({ events: [e], extra: { '/event/p/claim-ticket': () => [409, { error: true, message: 'Sold out' }] } }, e.id)
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('RSVP for this event'))
+    expect(toastText()).toBe('')
+  })
+
+  it('Give Feedback opens the popup; Submit sends the rating, thanks, and closes', async () => {
+    const e = detail({ state: 'COMPLETED', Participant: { id: 5, ticket_collected: true, ticket_code: 'X', team: null } })
+    const { root, server } = await open({ events: [e], extra: { '/event/p/rate': () => [200, { error: false, message: 'Thanks' }] } }, e.id)
+    expect(bar(root).textContent).toBe('Give Feedback')
+    await click(bar(root))
+    const dialog = await waitFor(() => root.querySelector<HTMLElement>('[role=dialog]') ?? (() => { throw new Error('no dialog') })())
+    const submit = getByText(dialog, 'Submit', 'button') as HTMLButtonElement
+    expect(submit.disabled).toBe(true)
+    const four = dialog.querySelector<HTMLInputElement>('input[aria-label="4 stars"]')!
+    four.click()
+    await settle()
+    expect(submit.disabled).toBe(false)
+    await click(submit)
+    await waitFor(() => expect(root.querySelector('[role=dialog]')).toBeNull())
+    expect(server.calls('/event/p/rate')[0].body).toEqual({ event_id: e.id, rating: 4 })
+    expect(toastText()).toBe('Thank you for your feedback!')
+  })
+
+  it('a refused rating keeps the popup open and shows why', async () => {
+    const e = detail({ state: 'COMPLETED' })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { root } = await open({ events: [e], extra: { '/event/p/rate': () => [403, { error: true, message: 'Only participants can rate this event' }] } }, e.id)
+    await click(bar(root))
+    const dialog = await waitFor(() => root.querySelector<HTMLElement>('[role=dialog]')!)
+    dialog.querySelector<HTMLInputElement>('input[aria-label="1 star"]')!.click()
+    await settle()
+    await click(getByText(dialog, 'Submit', 'button'))
+    await waitFor(() => expect(toastText()).toBe('Only participants can rate this event'))
+    expect(root.querySelector('[role=dialog]')).not.toBeNull()
+  })
+})

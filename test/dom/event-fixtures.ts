@@ -1,0 +1,92 @@
+// Events for the DOM tests of the event screens, and a fake server that answers the session calls plus the
+// event calls from a small in-memory state, so flows (register → refetch) behave like the real server.
+import type { EventState } from '../../contract/constants.ts'
+import type { Council, EventDetail, EventsByState, EventSummary, MyEvent } from '../../contract/types.ts'
+import { fakeServer, student, type Handler } from './session-fakes.ts'
+
+let nextId = 100
+
+export function summary(over: Partial<EventSummary> = {}): EventSummary {
+  const id = over.id ?? nextId++
+  return {
+    id,
+    name: `Event ${id}`,
+    description: `Short about ${id}`,
+    event_page_image_url: `https://img.example/${id}.png`,
+    banner_url: `https://img.example/${id}-banner.png`,
+    dates: ['2026-11-21T13:00:00Z'], // 06:30 PM IST
+    venue: 'Auditorium Main Building',
+    tags: [],
+    organizer: { id: 1, name: 'CSI Council', photo_url: 'https://img.example/csi.png' },
+    parent_id: null,
+    children: [],
+    state: 'REGISTRATION_OPEN',
+    fee: 0,
+    ma_ppt: 1,
+    registration_type: 'ONPLATFORM',
+    external_registration_link: null,
+    start_in_event_activity: false,
+    in_event_activity: null,
+    is_ticket_feature_enabled: false,
+    ticket_count: 0,
+    tickets_sold: 0,
+    Participant: false,
+    ...over,
+  }
+}
+
+export function detail(over: Partial<EventDetail> = {}): EventDetail {
+  const { Participant, ...rest } = over
+  return { ...summary(rest as Partial<EventSummary>), long_description: 'Line one\nLine two', Participant: Participant ?? false, ...rest }
+}
+
+/** The detail's list form (what POST /event/p/get holds). */
+export function toSummary(e: EventDetail): EventSummary {
+  const { long_description: _, Participant: p, ...rest } = e
+  return { ...rest, Participant: p && { ticket_collected: p.ticket_collected, team: p.team && { id: p.team.id, name: p.team.name } } }
+}
+
+export function grouped(list: EventSummary[]): EventsByState {
+  const out: EventsByState = {}
+  for (const e of list) (out[e.state as EventState] ??= []).push(e)
+  return out
+}
+
+export interface World {
+  user?: ReturnType<typeof student>
+  events: EventDetail[]
+  /** Events only reachable by id (not in the list), e.g. hidden parents. */
+  hidden?: EventDetail[]
+  councils?: Council[] | (() => [number, unknown])
+  my?: MyEvent[]
+  extra?: Record<string, Handler>
+}
+
+/** A fake API over `world`: lists and details read it on every call, so tests can change it between calls. */
+export function eventsServer(world: World) {
+  const byId = (id: number) => [...world.events, ...(world.hidden ?? [])].find((e) => e.id === id)
+  return fakeServer({
+    '/user/p/me': () => [200, { error: false, user: world.user ?? student() }],
+    '/event/p/get': () => [200, { error: false, events: grouped(world.events.map(toSummary)) }],
+    '/event/p/get/me': () => [200, { error: false, events: world.my ?? [] }],
+    '/council/p/get': () =>
+      typeof world.councils === 'function' ? world.councils() : [200, { error: false, councils: world.councils ?? [] }],
+    ...Object.fromEntries(
+      [...world.events, ...(world.hidden ?? [])].map((e) => [
+        `/event/p/get/${e.id}`,
+        () => {
+          const now = byId(e.id)
+          return now ? [200, { error: false, event: now }] : [404, { error: true, message: 'Event not found' }]
+        },
+      ]),
+    ),
+    ...world.extra,
+  })
+}
+
+/** Resolves when `release()` is called: lets a test look at the screen while a call is in flight. */
+export function gate() {
+  let release!: () => void
+  const opened = new Promise<void>((r) => (release = r))
+  return { opened, release }
+}
