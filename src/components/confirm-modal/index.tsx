@@ -2,7 +2,7 @@
 // role=dialog rather than <dialog>: the behaviour below (focus in and back, Escape, Tab kept inside) is then
 // the same in every browser and in happy-dom. The page behind stays mounted; the backdrop covers it.
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import { Spinner } from '../spinner/index.tsx'
 import styles from './style.module.css'
 
@@ -27,7 +27,8 @@ export function ConfirmModal({ title, children, busy = false, onConfirm, onCance
   const latest = useRef({ busy, onCancel })
   latest.current = { busy, onCancel }
 
-  useEffect(() => {
+  // Layout effect: focus moves and Escape works from the first frame the dialog is on screen.
+  useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null
     // Cancel first: the safe choice is the one a stray Enter presses.
     cancel.current?.focus()
