@@ -7,7 +7,7 @@ import { App } from '../../src/app.tsx'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
 import { detail, eventsServer, gate, type World } from './event-fixtures.ts'
-import { cleanup, click, getByText, go, mount, settle, waitFor } from './session-fakes.ts'
+import { cleanup, click, find, getByText, go, mount, settle, waitFor } from './session-fakes.ts'
 
 beforeEach(() => {
   // The toast is app-wide and outlives a test by 3 s: start each test from an empty one.
@@ -253,7 +253,7 @@ describe('event details: the action button', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { root } = await open({ events: [e], extra: { '/event/p/rate': () => [403, { error: true, message: 'Only participants can rate this event' }] } }, e.id)
     await click(bar(root))
-    const dialog = await waitFor(() => root.querySelector<HTMLElement>('[role=dialog]')!)
+    const dialog = await waitFor(() => find(root, '[role=dialog]'))
     dialog.querySelector<HTMLInputElement>('input[aria-label="1 star"]')!.click()
     await settle()
     await click(getByText(dialog, 'Submit', 'button'))

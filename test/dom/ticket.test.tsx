@@ -1,0 +1,75 @@
+// Ticket: event and holder details with the 'Unknown' / 'Unknown College' fallbacks, team name, the barcode of
+// ticket_code, the back button, and the message when no ticket has been collected.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { App } from '../../src/app.tsx'
+import { eventDetail } from '../../src/stores/event-detail.ts'
+import { detail, eventsServer, type World } from './event-fixtures.ts'
+import { cleanup, click, find, getByText, go, mount, student, waitFor } from './session-fakes.ts'
+
+afterEach(() => {
+  cleanup()
+  eventDetail.reset()
+  vi.restoreAllMocks()
+})
+
+function open(world: World, id: number) {
+  localStorage.setItem('accessToken', 'A')
+  localStorage.setItem('refreshToken', 'R')
+  eventsServer(world)
+  go(`/ticket/${id}`)
+  return mount(<App />)
+}
+
+const team = { id: 3, name: 'Byte Me', invite_code: 'AB12C', leader_id: 7, Participant: [] }
+const holding = (code: string, withTeam = false) => ({ id: 9, ticket_collected: true, ticket_code: code, team: withTeam ? team : null })
+const value = (root: HTMLElement, term: string) => getByText(root, term, 'dt').nextElementSibling!.textContent
+
+describe('ticket', () => {
+  it('shows image, name, description, organiser, holder, college, team and the barcode of ticket_code', async () => {
+    const e = detail({ id: 80, name: 'Gala Night', description: 'Annual gala', state: 'TICKET_CLOSED', Participant: holding('K7Q2X9M4P8Z1', true) })
+    const root = open({ events: [e], user: student({ name: 'Asha Rao', college: 'KJSCE' }) }, 80)
+    await waitFor(() => getByText(root, 'Gala Night', 'h1'))
+    expect(root.querySelector('article img')!.getAttribute('src')).toBe(e.event_page_image_url)
+    expect(getByText(root, 'Annual gala')).toBeTruthy()
+    expect(value(root, 'Organiser')).toBe('CSI Council')
+    expect(value(root, 'Name')).toBe('Asha Rao')
+    expect(value(root, 'College')).toBe('KJSCE')
+    expect(value(root, 'Team')).toBe('Byte Me')
+    const svg = root.querySelector('svg[role=img]')!
+    expect(svg.getAttribute('aria-label')).toBe('Ticket barcode: K7Q2X9M4P8Z1')
+    expect(svg.querySelector('path')!.getAttribute('d')!.length).toBeGreaterThan(50)
+  })
+
+  it("falls back to 'Unknown' and 'Unknown College', and shows no team row without a team", async () => {
+    const e = detail({ id: 81, state: 'ONGOING', Participant: holding('ZZ99') })
+    const root = open({ events: [e], user: student({ name: '', college: null }) }, 81)
+    await waitFor(() => getByText(root, 'Name', 'dt'))
+    expect(value(root, 'Name')).toBe('Unknown')
+    expect(value(root, 'College')).toBe('Unknown College')
+    expect(() => getByText(root, 'Team', 'dt')).toThrow()
+  })
+
+  it('without a collected ticket: a clear message and a link to the event', async () => {
+    const e = detail({ id: 82, name: 'Not yet', state: 'TICKET_OPEN', Participant: { id: 9, ticket_collected: false, ticket_code: null, team: null } })
+    const root = open({ events: [e] }, 82)
+    await waitFor(() => getByText(root, 'No ticket yet', 'h1'))
+    expect(getByText(root, 'You have not collected a ticket for Not yet.')).toBeTruthy()
+    expect(getByText(root, 'Go to the event', 'a').getAttribute('href')).toBe('/event-details/82')
+    expect(root.querySelector('svg[role=img]')).toBeNull()
+  })
+
+  it('Back goes back in history when there is some, and Home when there is none', async () => {
+    const e = detail({ id: 83, state: 'TICKET_CLOSED', Participant: holding('AAA') })
+    const root = open({ events: [e] }, 83)
+    const back = await waitFor(() => find<HTMLButtonElement>(root, 'button[aria-label=Back]'))
+    const spy = vi.spyOn(history, 'back').mockImplementation(() => {})
+    const length = vi.spyOn(history, 'length', 'get')
+    length.mockReturnValue(3)
+    await click(back)
+    expect(spy).toHaveBeenCalledTimes(1)
+    length.mockReturnValue(1)
+    await click(back)
+    expect(spy).toHaveBeenCalledTimes(1)
+    await waitFor(() => expect(location.pathname).toBe('/'))
+  })
+})
