@@ -1,0 +1,40 @@
+// My Events: the participations of POST /event/p/get/me as cards (ticket → /ticket/{id}), and the empty state.
+import { afterEach, describe, expect, it } from 'vitest'
+import { App } from '../../src/app.tsx'
+import { eventsServer, summary, type World } from './event-fixtures.ts'
+import { cleanup, getByText, go, mount, waitFor } from './session-fakes.ts'
+
+afterEach(cleanup)
+
+function open(world: World) {
+  localStorage.setItem('accessToken', 'A')
+  localStorage.setItem('refreshToken', 'R')
+  eventsServer(world)
+  go('/profile/myevents')
+  return mount(<App />)
+}
+
+describe('my events', () => {
+  it('shows each participation as a card; a collected ticket leads to the ticket, others to the event', async () => {
+    const withTicket = summary({ id: 91, name: 'Gala', state: 'TICKET_CLOSED' })
+    const registered = summary({ id: 92, name: 'Hackathon', state: 'REGISTRATION_CLOSED' })
+    const root = open({
+      events: [],
+      my: [
+        { id: 1, ticket_collected: true, team: null, event: withTicket },
+        { id: 2, ticket_collected: false, team: { id: 4, name: 'Team X' }, event: registered },
+      ],
+    })
+    await waitFor(() => getByText(root, 'Gala', 'h3'))
+    const cards = [...root.querySelectorAll<HTMLAnchorElement>('main li > a')]
+    expect(cards.map((a) => a.getAttribute('href'))).toEqual(['/ticket/91', '/event-details/92'])
+    // Every entry is a participation, so each card carries the Registered tag.
+    expect(cards.map((a) => a.querySelector('ul')!.textContent)).toEqual(['Registered', 'Registered'])
+  })
+
+  it('shows an empty state with a way to Home', async () => {
+    const root = open({ events: [], my: [] })
+    await waitFor(() => getByText(root, /You have not registered for any events yet/, 'p'))
+    expect(getByText(root, 'Find events on Home', 'a').getAttribute('href')).toBe('/')
+  })
+})
