@@ -12,27 +12,10 @@ import {
   branchFromWire,
 } from './constants.ts'
 
-export const MESSAGES = {
-  phoneRequired: 'Mobile number is required',
-  phoneDigits: 'Mobile number must be 10 digits',
-  rollRequired: 'Student ID is a required field',
-  rollTooLong: 'Student ID must be at most 32 characters',
-  genderRequired: 'Gender is required',
-  genderInvalid: 'Gender is required.',
-  yearNumber: 'Graduation year must be a number',
-  yearRequired: 'Graduation year is required',
-  yearRange: 'Graduation year must be between 2025 and 2028',
-  branchRequired: 'Branch is required',
-  branchForYear: 'Branch is not offered for that graduation year',
-  interestsRequired: 'Interests are required',
-  interestsUnknown: 'Interests must be chosen from the list',
-  teamNameRequired: 'Team name is a required field',
-  teamNameMin: 'Team name must be at least 3 characters',
-  teamNameMax: 'Team name must be at most 40 characters',
-  inviteRequired: 'Invite code is a required field',
-  inviteLength: 'Invite code must be exactly 5 characters',
-  eventIdRequired: 'event_id is a required field',
-} as const
+// The messages live in a module without zod, so a screen that needs only the words (and a rule as short as
+// a length check) does not ship the validator. Re-exported here for everything that imported them from here.
+import { MESSAGES } from './messages.ts'
+export { MESSAGES }
 
 const missing = (input: unknown) => input === undefined || input === null || input === ''
 

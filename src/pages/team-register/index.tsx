@@ -1,14 +1,14 @@
 // Team register (SPEC §2, §4, §5, §8): the Create Team and Join Team forms of a team event. Rules and messages
-// come from contract/schemas.ts, the ones the server applies; a field shows its message once touched.
+// are the server's (see rules.ts); a field shows its message once touched.
 // A refusal from the server is shown in a 3-second toast; success goes to the team's page.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { createTeamForm, fieldErrors, joinTeamForm } from '../../../contract/schemas.ts'
 import { ApiError } from '../../api/client.ts'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { teamActions, type TeamStore } from '../../stores/team.ts'
+import { inviteCodeError, teamNameError } from './rules.ts'
 import styles from './style.module.css'
 
 export interface TeamRegisterProps {
@@ -82,8 +82,8 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
   }
 
   // Spaces around a pasted code or a typed name are not part of it.
-  const nameError = fieldErrors(createTeamForm, { team_name: name.trim() }).team_name
-  const codeError = fieldErrors(joinTeamForm, { invite_code: code.trim() }).invite_code
+  const nameError = teamNameError(name.trim())
+  const codeError = inviteCodeError(code.trim())
   const shown = { name: touched.name ? nameError : undefined, code: touched.code ? codeError : undefined }
   const touch = (field: Field) => setTouched((prev) => (prev[field] ? prev : { ...prev, [field]: true }))
   const pending = teams.pending.value
