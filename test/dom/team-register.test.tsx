@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/api/client.ts'
 import { session } from '../../src/stores/session.ts'
-import { blur, cleanup, click, getByText, student, typeInto, waitFor } from './session-fakes.ts'
+import { App } from '../../src/app.tsx'
+import { blur, cleanup, click, fakeServer, getByText, go, mount, student, typeInto, waitFor } from './session-fakes.ts'
 import {
   $,
   EVENT_ID,
@@ -219,5 +220,33 @@ describe('team register redirects (SPEC §4)', () => {
     const root = openAt('/team-register/404', api)
     await waitFor(() => getByText(root, 'Event not found', 'h1'))
     expect(root.querySelector('form')).toBeNull()
+  })
+})
+
+describe('inside the real app', () => {
+  it('the routed screen uses the app stores and client: create-team/ gets {event_id, team_name}, then team-details shows the team', async () => {
+    localStorage.setItem('accessToken', 'A')
+    localStorage.setItem('refreshToken', 'R')
+    let event = teamEvent()
+    const server = fakeServer({
+      '/user/p/me': () => [200, { error: false, user: student({ id: 7 }) }],
+      '/event/p/get': () => [200, { error: false, events: {} }],
+      [`/event/p/get/${EVENT_ID}`]: () => [200, { error: false, event }],
+      '/event/p/create-team/': (body) => {
+        event = { ...event, Participant: inTeam(byteClub({ name: body.team_name })) }
+        return [200, { error: false, message: 'Team created', team: byteClub({ name: body.team_name }) }]
+      },
+    })
+    go(`/team-register/${EVENT_ID}`)
+    const root = mount(<App />)
+    await waitFor(() => getByText(root, 'Create Team', 'h2'))
+    await typeInto($(root, '#team-name'), 'Rockets')
+    submit(root, 'name')
+    await pathIs(`/team-details/${EVENT_ID}`)
+    await waitFor(() => getByText(root, 'Rockets', 'h1'))
+    expect(server.calls('/event/p/create-team/').map((r) => r.body)).toEqual([{ event_id: EVENT_ID, team_name: 'Rockets' }])
+    expect(server.calls('/event/p/create-team/')[0].auth).toBe('Bearer A')
+    // The events list is fetched again for the 'Registered' tag on the cards.
+    await waitFor(() => expect(server.calls('/event/p/get')).toHaveLength(2))
   })
 })
