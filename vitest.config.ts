@@ -3,6 +3,8 @@ import preact from '@preact/preset-vite'
 
 export default defineConfig({
   test: {
+    // Two cores: each server file opens its own database, and PGlite start-up is CPU-bound.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       {
@@ -16,8 +18,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each file opens its own database; PGlite start-up is CPU-bound, so keep parallelism modest.
-          maxWorkers: 2,
         },
       },
     ],

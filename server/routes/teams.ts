@@ -20,15 +20,6 @@ export interface TeamRouteOptions {
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
 
-// Ids are PostgreSQL `integer`s. `idFrom` admits any safe integer; a larger one names nothing, and sent to
-// the database it would fail as "out of range" (a 500), so it is answered as the unknown id it is.
-const MAX_ID = 2_147_483_647
-function idOf(value: unknown, field: string, unknownMessage: string): number {
-  const id = idFrom(value, field)
-  if (id > MAX_ID) throw notFound(unknownMessage)
-  return id
-}
-
 export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimiter, inviteCode }: TeamRouteOptions) {
   const limiter = joinLimiter ?? databaseAttemptLimiter(deps.db, JOIN_ATTEMPTS)
   const generate = inviteCode ?? randomInviteCode
@@ -42,7 +33,7 @@ export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimi
 
     post('/p/create-team', async (request) => {
       const body = bodyOf(request)
-      const eventId = idOf(body.event_id, 'event_id', M.eventNotFound)
+      const eventId = idFrom(body.event_id, 'event_id')
       const invalid = firstError(createTeamForm, { team_name: body.team_name })
       if (invalid) throw badRequest(invalid)
       const team = await createTeam(
@@ -55,7 +46,7 @@ export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimi
 
     post('/p/join-team', async (request) => {
       const body = bodyOf(request)
-      const eventId = idOf(body.event_id, 'event_id', M.eventNotFound)
+      const eventId = idFrom(body.event_id, 'event_id')
       const invalid = firstError(joinTeamForm, { invite_code: body.invite_code })
       if (invalid) throw badRequest(invalid)
       const userId = userIdOf(request)
@@ -85,16 +76,16 @@ export default async function teamsRoutes(app: FastifyInstance, { deps, joinLimi
 
     post('/p/remove-from-team', async (request) => {
       const body = bodyOf(request)
-      const teamId = idOf(body.team_id, 'team_id', M.teamNotFound)
-      const userId = idOf(body.user_id, 'user_id', M.memberNotFound)
+      const teamId = idFrom(body.team_id, 'team_id')
+      const userId = idFrom(body.user_id, 'user_id')
       await removeMember(deps.db, { callerId: userIdOf(request), teamId, userId })
       return { error: false, message: 'Member removed' }
     })
 
     post('/p/delete-team', async (request) => {
       const body = bodyOf(request)
-      const eventId = idOf(body.event_id, 'event_id', M.teamNotInEvent)
-      const teamId = idOf(body.team_id, 'team_id', M.teamNotInEvent)
+      const eventId = idFrom(body.event_id, 'event_id')
+      const teamId = idFrom(body.team_id, 'team_id')
       await deleteTeam(deps.db, { callerId: userIdOf(request), eventId, teamId })
       return { error: false, message: 'Team deleted' }
     })

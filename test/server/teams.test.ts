@@ -479,14 +479,14 @@ describe('paths', () => {
 
 describe('odd input never reaches the database as a 500', () => {
   it.each([
-    ['create-team/', { event_id: 2147483648, team_name: 'Rockets' }, M.eventNotFound],
-    ['join-team/', { event_id: '999999999999999', invite_code: 'abcde' }, M.eventNotFound],
-    ['remove-from-team/', { team_id: 2147483648, user_id: 1 }, M.teamNotFound],
-    ['remove-from-team/', { team_id: 1, user_id: 9007199254740991 }, M.memberNotFound],
-    ['delete-team/', { event_id: 1, team_id: 2147483648 }, M.teamNotInEvent],
-  ] as const)('%s with an id past the integer range (%j) is an unknown id: 404', async (call, body, message) => {
+    ['create-team/', { event_id: 2147483648, team_name: 'Rockets' }, 'event_id must be a positive whole number'],
+    ['join-team/', { event_id: '999999999999999', invite_code: 'abcde' }, 'event_id must be a positive whole number'],
+    ['remove-from-team/', { team_id: 2147483648, user_id: 1 }, 'team_id must be a positive whole number'],
+    ['remove-from-team/', { team_id: 1, user_id: 9007199254740991 }, 'user_id must be a positive whole number'],
+    ['delete-team/', { event_id: 1, team_id: 2147483648 }, 'team_id must be a positive whole number'],
+  ] as const)('%s with an id past the integer range (%j) is refused before the database: 400', async (call, body, message) => {
     const res = await post(t, call, body, (await t.student()).auth)
-    expect(res.status).toBe(404)
+    expect(res.status).toBe(400)
     expect(res.body).toEqual({ error: true, message })
   })
 
