@@ -1,5 +1,5 @@
 // Onboarding (SPEC §2, §4, §5): Personal Details → Educational Details → Career Interest → All Done.
-// Rules and messages come from contract/schemas.ts, the same ones the server applies. A control shows its
+// Rules and messages are those of contract/schemas.ts, which the server applies (rules.ts: the same without zod). A control shows its
 // message once touched (changed or left); Continue touches every control of the step.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
@@ -12,7 +12,7 @@ import {
   branchToWire,
   type Gender,
 } from '../../../contract/constants.ts'
-import { educationalStep, fieldErrors, interestStep, personalStep } from '../../../contract/schemas.ts'
+import { educationalErrors, interestErrors, personalErrors } from './rules.ts'
 import { api } from '../../api/calls.ts'
 import { session } from '../../stores/session.ts'
 import { showToast } from '../../components/toast/index.tsx'
@@ -53,16 +53,16 @@ const digits = (phone: string) => phone.replace(/[\s-]/g, '')
 /** The messages of one step for the current values (empty selects count as missing). */
 function stepErrors(step: Step, form: Form): Partial<Record<Field, string>> {
   if (step === 'personal') {
-    return fieldErrors(personalStep, {
+    return personalErrors({
       phone_number: digits(form.phone_number),
       roll_number: form.roll_number,
       gender: form.gender || undefined,
     })
   }
   if (step === 'educational') {
-    return fieldErrors(educationalStep, { year: form.year ? Number(form.year) : undefined, branch: form.branch })
+    return educationalErrors({ year: form.year ? Number(form.year) : undefined, branch: form.branch })
   }
-  if (step === 'interest') return fieldErrors(interestStep, { interests: form.interests })
+  if (step === 'interest') return interestErrors({ interests: form.interests })
   return {}
 }
 
