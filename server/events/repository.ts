@@ -1,10 +1,11 @@
 // Reads events in their wire shapes (API.md "Entities on the wire") with a constant number of queries per
 // call, whatever the number of events: the list is two queries, a detail four at most.
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer, Team } from '../../contract/types.ts'
+import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer } from '../../contract/types.ts'
 import { EVENT_STATES } from '../../contract/constants.ts'
 import type { Db } from '../db/index.ts'
-import { councils, events, participants, teams, users } from '../db/schema.ts'
+import { councils, events, participants, teams } from '../db/schema.ts'
+import { loadTeam } from '../teams/repository.ts'
 
 type EventRow = typeof events.$inferSelect
 type Teamlet = { id: number; name: string }
@@ -138,25 +139,6 @@ export async function listMyEvents(db: Db, userId: number): Promise<MyEvent[]> {
     }
     return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event }]
   })
-}
-
-/** A team with its members, the leader first, then by the time they joined. */
-export async function loadTeam(db: Db, teamId: number): Promise<Team | null> {
-  const [team] = await db.select().from(teams).where(eq(teams.id, teamId))
-  if (!team) return null
-  const members = await db
-    .select({ id: users.id, name: users.name, photo_url: users.photoUrl })
-    .from(participants)
-    .innerJoin(users, eq(users.id, participants.userId))
-    .where(eq(participants.teamId, teamId))
-    .orderBy(sql`${participants.userId} = ${team.leaderId} desc`, asc(participants.createdAt), asc(participants.id))
-  return {
-    id: team.id,
-    name: team.name,
-    invite_code: team.inviteCode,
-    leader_id: team.leaderId,
-    Participant: members.map((user) => ({ user })),
-  }
 }
 
 /** One event in full for the caller, or null when there is no such event. */

@@ -9,7 +9,7 @@ import { badRequest, tooManyRequests } from '../errors.ts'
 import { bodyOf, idFrom, userIdOf } from '../http.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../teams/attempt-limiter.ts'
 import { randomInviteCode, type InviteCodeGenerator } from '../teams/invite-codes.ts'
-import { TEAM_MESSAGES as M, UnknownInviteCode, createTeam, deleteTeam, joinTeam, removeMember } from '../teams/repository.ts'
+import { UnknownInviteCode, createTeam, deleteTeam, joinTeam, removeMember } from '../teams/repository.ts'
 
 export interface TeamRouteOptions {
   deps: Deps
