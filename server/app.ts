@@ -16,6 +16,14 @@ import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
+import { createRedis, type Redis } from './redis.ts'
+import { JOIN_ATTEMPTS } from './teams/attempt-limiter.ts'
+import { redisAttemptLimiter } from './teams/redis-attempt-limiter.ts'
+import { overload, OVERLOAD, type OverloadOptions } from './plugins/overload.ts'
+import { loggerOptions, refusalLog } from './plugins/logging.ts'
+import { securityHeaders } from './plugins/security-headers.ts'
+import { cors } from './plugins/cors.ts'
+import { memoryCounters, rateLimit, redisCounters, RATE_LIMITS, type RateLimits } from './plugins/rate-limit.ts'
 
 export const BODY_LIMIT = 16 * 1024
 
@@ -25,11 +33,20 @@ export interface AppOptions {
   logger?: boolean | object
   /** Test hook: a shorter access-token lifetime. */
   accessTokenSeconds?: number
+  /** Redis for the shared counters; by default one is opened from REDIS_URL (config.redisUrl) when set. */
+  redis?: Redis
+  /** Key prefix in Redis (tests use a unique one each). */
+  redisPrefix?: string
+  /** Rate limits; `false` turns them off (the fuzz test, which sends thousands of writes as a few students). */
+  rateLimits?: RateLimits | false
+  overload?: Partial<OverloadOptions>
 }
 
-export async function buildApp({ config, database, logger = false, accessTokenSeconds }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database, logger = false, accessTokenSeconds } = options
   const app = Fastify({
-    logger,
+    // Masking of tokens and phone numbers is part of every logger this app gets (plugins/logging.ts).
+    logger: logger === false ? false : loggerOptions(typeof logger === 'object' ? (logger as Record<string, unknown>) : {}),
     bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
@@ -73,6 +90,27 @@ export async function buildApp({ config, database, logger = false, accessTokenSe
     return reply.status(500).send({ error: true, message: 'Something went wrong on our side. Please try again.' })
   })
 
+  const ownRedis = !options.redis && config.redisUrl ? createRedis(config.redisUrl) : undefined
+  const redis = options.redis ?? ownRedis
+  if (ownRedis) app.addHook('onClose', () => ownRedis.close())
+  const prefix = options.redisPrefix ?? 'campus:'
+
+  // Order matters: the overload check is the first hook of every request, so a refusal costs nothing.
+  await app.register(overload, { ...OVERLOAD, ...(config.maxInFlight ? { maxInFlight: config.maxInFlight } : {}), ...options.overload })
+  await app.register(refusalLog)
+  await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
+  await app.register(cors, { appUrl: config.appUrl })
+  if (options.rateLimits !== false) {
+    const perMinute = (n: number | undefined, rule: { limit: number; windowSeconds: number }) => (n ? { limit: n, windowSeconds: 60 } : rule)
+    const base = options.rateLimits ?? RATE_LIMITS
+    const limits: RateLimits = {
+      writes: perMinute(config.rateLimits?.writes, base.writes),
+      signIn: perMinute(config.rateLimits?.signIn, base.signIn),
+      refresh: perMinute(config.rateLimits?.refresh, base.refresh),
+    }
+    await app.register(rateLimit, { limits, counters: redis ? redisCounters(redis, prefix + 'rate:') : memoryCounters() })
+  }
+
   await app.register(cookie, { secret: deps.cookieSecret })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
 
@@ -81,7 +119,11 @@ export async function buildApp({ config, database, logger = false, accessTokenSe
       await api.register(authRoutes, { prefix: '/auth', deps })
       await api.register(userRoutes, { prefix: '/user', deps })
       await api.register(eventRoutes, { prefix: '/event', deps })
-      await api.register(teamRoutes, { prefix: '/event', deps })
+      await api.register(teamRoutes, {
+        prefix: '/event',
+        deps,
+        joinLimiter: redis ? redisAttemptLimiter(redis, JOIN_ATTEMPTS, prefix + 'attempts:') : undefined,
+      })
       await api.register(councilRoutes, { prefix: '/council', deps })
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
     },

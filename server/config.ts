@@ -11,6 +11,20 @@ export interface Config {
   /** Where the built SPA lives; absent in API-only tests. */
   staticDir?: string
   redisUrl?: string
+  /** The API's origin when the SPA was built to call another host (VITE_API_HOST), for the CSP. */
+  apiOrigin?: string
+  /** Per-minute overrides of the rate limits (RATE_LIMIT_WRITES, _SIGN_IN, _REFRESH; docs/deployment.md). */
+  rateLimits?: { writes?: number; signIn?: number; refresh?: number }
+  /** Requests in flight per instance before 503 (MAX_IN_FLIGHT). */
+  maxInFlight?: number
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not "${raw}"`)
+  return n
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,5 +57,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     staticDir: env.STATIC_DIR || 'dist',
     redisUrl: env.REDIS_URL || undefined,
+    apiOrigin: env.VITE_API_HOST ? new URL(env.VITE_API_HOST).origin : undefined,
+    rateLimits: {
+      writes: positiveInt(env, 'RATE_LIMIT_WRITES'),
+      signIn: positiveInt(env, 'RATE_LIMIT_SIGN_IN'),
+      refresh: positiveInt(env, 'RATE_LIMIT_REFRESH'),
+    },
+    maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
   }
 }

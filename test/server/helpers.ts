@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../server/app.ts'
+import { buildApp, type AppOptions } from '../../server/app.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { openDatabase, schema, type Database } from '../../server/db/index.ts'
 
@@ -45,7 +45,7 @@ export interface TestApp {
 }
 
 export async function testApp(
-  options: { kind?: DbKind; env?: NodeJS.ProcessEnv; accessTokenSeconds?: number } = {},
+  options: { kind?: DbKind; env?: NodeJS.ProcessEnv; accessTokenSeconds?: number; app?: Partial<AppOptions> } = {},
 ): Promise<TestApp> {
   const database = await testDatabase(options.kind)
   const config = loadConfig({
@@ -55,7 +55,16 @@ export async function testApp(
     STATIC_DIR: join(tmpdir(), 'no-static-here'),
     ...options.env,
   })
-  const app = await buildApp({ config, database, accessTokenSeconds: options.accessTokenSeconds })
+  // Rate limits and load shedding are off here: these suites fire hundreds of requests at once, or fifty
+  // by one student, to prove the writes hold; the limits themselves are tested in rate-limit/overload tests.
+  const app = await buildApp({
+    config,
+    database,
+    accessTokenSeconds: options.accessTokenSeconds,
+    rateLimits: false,
+    overload: { maxInFlight: Number.MAX_SAFE_INTEGER, maxEventLoopDelayMs: 0 },
+    ...options.app,
+  })
   await app.ready()
   let n = 0
   const { accessTokens } = await import('../../server/auth/tokens.ts')

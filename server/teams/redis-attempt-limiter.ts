@@ -1,0 +1,59 @@
+// The invite-code attempt limiter (see attempt-limiter.ts) on Redis, for several instances sharing one
+// Redis (issue 6). Each operation is one Lua script, so the check and the count are a single atomic step
+// on the Redis server, whatever the number of instances and concurrent requests.
+import { HttpError } from '../errors.ts'
+import { RedisError, type Redis } from '../redis.ts'
+import type { AttemptLimiter, LimitOptions, LimitState } from './attempt-limiter.ts'
+
+// KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms. At the limit nothing is counted.
+const HIT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n >= tonumber(ARGV[1]) then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+  return {0, n, ttl}
+end
+n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+return {1, n, ttl}`
+
+const REFUND = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+return 0`
+
+/** Redis unreachable: the join is refused for now (never let guesses through uncounted), and said so. */
+async function orUnavailable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (err) {
+    if (err instanceof RedisError) throw new HttpError(503, 'Joining teams is briefly unavailable. Please try again in a minute.', { 'retry-after': '30' })
+    throw err
+  }
+}
+
+export function redisAttemptLimiter(redis: Redis, { limit, windowSeconds }: LimitOptions, prefix = 'campus:attempts:'): AttemptLimiter {
+  const hitScript = redis.script(HIT)
+  const refundScript = redis.script(REFUND)
+  const hit = (keys: string[], args: (string | number)[]) => orUnavailable(hitScript(keys, args))
+  const refund = (keys: string[], args: (string | number)[]) => orUnavailable(refundScript(keys, args))
+  const windowMs = windowSeconds * 1000
+  const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000))
+
+  return {
+    async hit(key) {
+      const [allowed, count, ttl] = (await hit([prefix + key], [limit, windowMs])) as number[]
+      if (allowed === 1) return { allowed: true, remaining: Math.max(0, limit - count), retryAfterSeconds: seconds(ttl) }
+      return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, seconds(ttl)) }
+    },
+    async peek(key): Promise<LimitState> {
+      const [n, ttl] = (await orUnavailable(redis.command(['EVAL', "return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1])}", 1, prefix + key]))) as number[]
+      if (n === 0 || ttl === -2) return { allowed: true, remaining: limit, retryAfterSeconds: 0 }
+      return { allowed: n < limit, remaining: Math.max(0, limit - n), retryAfterSeconds: seconds(ttl) }
+    },
+    async refund(key) {
+      await refund([prefix + key], [])
+    },
+  }
+}
