@@ -1,0 +1,48 @@
+// Overload (issue 6): past the cap on requests in flight, new requests get 503 with Retry-After at once,
+// instead of queueing; when the held requests finish, the instance takes requests again.
+import { PassThrough } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HEALTH_PATH } from '../../server/plugins/overload.ts'
+import { testApp, type TestApp } from './helpers.ts'
+
+describe('overload', () => {
+  let t: TestApp
+  beforeAll(async () => (t = await testApp({ app: { overload: { maxInFlight: 2, maxEventLoopDelayMs: 0, retryAfterSeconds: 3 } } })))
+  afterAll(() => t.close())
+
+  it('two requests held in flight (bodies still arriving), the third gets 503 with Retry-After; afterwards all is normal', async () => {
+    const { auth } = await t.student()
+    // A body that has not finished arriving keeps its request in flight: a real slow client, no test route.
+    const bodies = [new PassThrough(), new PassThrough()]
+    const held = bodies.map((body) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/event/p/claim-ticket', headers: { ...auth, 'content-type': 'application/json' }, payload: body }),
+    )
+    for (const b of bodies) b.write('{"event_id":')
+    await new Promise((r) => setTimeout(r, 100))
+
+    const started = Date.now()
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
+    expect(Date.now() - started).toBeLessThan(1000) // answered at once, not queued
+    expect(refused.statusCode).toBe(503)
+    expect(refused.headers['retry-after']).toBe('3')
+    expect(refused.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
+    expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode).toBe(503)
+
+    for (const b of bodies) b.end('999999}')
+    const answers = await Promise.all(held)
+    expect(answers.map((r) => r.statusCode)).toEqual([404, 404]) // the held requests completed normally
+
+    const after = await t.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
+    expect(after.statusCode).toBe(200)
+    expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).json()).toEqual({ error: false, status: 'ok' })
+  })
+
+  it('the count does not leak: 50 requests one after another, with refusals and errors among them, all answered', async () => {
+    const { auth } = await t.student()
+    for (let i = 0; i < 50; i++) {
+      const res = await t.app.inject({ method: 'POST', url: i % 2 ? '/api/v1/event/p/claim-ticket' : '/api/v1/nothing', headers: { ...auth, 'content-type': 'application/json' }, payload: '{' })
+      expect(res.statusCode).toBeLessThan(500)
+    }
+    expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode).toBe(200)
+  })
+})
