@@ -2,6 +2,10 @@
 // and the day's schedule. Pure: day keys are 'YYYY-MM-DD' civil dates, handled as UTC midnights.
 import type { EventSummary } from '../../contract/types.ts'
 import { formatDayKey, formatTime, istDayKey, keyToUTC, ordinal, utcToKey } from './dates.ts'
+import { eventHref } from './event-href.ts'
+
+// Still importable from here (its own module keeps the first load of `/` free of the calendar arithmetic).
+export { eventHref }
 
 /** A calendar month; `month` is 1–12 like the key, not JavaScript's 0–11. */
 export interface Month {
@@ -91,9 +95,6 @@ function startOn(event: Pick<EventSummary, 'dates'>, dayKey: string): number {
   return best
 }
 
-/** Where an event card leads: a parent's list of child events, or the event's own details. */
-export const eventHref = (event: Pick<EventSummary, 'id' | 'children'>) =>
-  event.children.length > 0 ? `/child-events/${event.id}` : `/event-details/${event.id}`
 
 /** The day's schedule, earliest start first; the time shown is the event's start on that day. */
 export function scheduleFor(events: readonly EventSummary[], dayKey: string): ScheduleItem[] {

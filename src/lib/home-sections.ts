@@ -1,7 +1,7 @@
 // The Home screen's sections (SPEC §2 Home), computed from the list grouped by state.
 import type { EventState } from '../../contract/constants.ts'
 import type { EventSummary, EventsByState } from '../../contract/types.ts'
-import { eventHref } from './calendar.ts'
+import { eventHref } from './event-href.ts'
 
 export type SectionKey = 'yourTickets' | 'trending' | 'upcoming' | 'registrationOpen' | 'ticketsReleased'
 

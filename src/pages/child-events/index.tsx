@@ -5,7 +5,7 @@ import { useLocation, useRoute } from 'preact-iso'
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
-import { eventHref } from '../../lib/calendar.ts'
+import { eventHref } from '../../lib/event-href.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { events } from '../../stores/events.ts'
 

@@ -4,7 +4,7 @@ import { useEffect } from 'preact/hooks'
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
-import { eventHref } from '../../lib/calendar.ts'
+import { eventHref } from '../../lib/event-href.ts'
 import { myEvents } from '../../stores/my-events.ts'
 
 export default function MyEvents() {
