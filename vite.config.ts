@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { defineConfig, type Plugin } from 'vite'
+import { createHash } from 'node:crypto'
+import { defineConfig, transformWithOxc, type Plugin } from 'vite'
 import preact from '@preact/preset-vite'
 
 /**
@@ -24,14 +25,104 @@ function inlineCriticalCss(): Plugin {
   }
 }
 
+const BOOT = 'src/boot.ts'
+/** The screen of `/`, the start_url of the installed app: its code is preloaded by index.html. */
+const HOME = 'src/pages/home/index.tsx'
+
+/**
+ * src/boot.ts is an entry of its own (see build.rolldownOptions.input): a script of index.html would be bundled
+ * into the app's entry chunk and so wait for all of it. Its tag goes in front of the app's script, so it runs
+ * first (module scripts run in document order) while the larger app chunk is still downloading.
+ */
+function bootScript(): Plugin {
+  return {
+    name: 'boot-script',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunk = ctx.bundle && Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(BOOT))
+        const src = chunk ? `/${chunk.fileName}` : `/${BOOT}` // dev: served as a module from the source
+        const tag = `<script type="module" src="${src}"></script>`
+        html = html.replace(/<script type="module"/, `${tag}\n    $&`)
+        // The home screen's chunk and what it imports, fetched beside the app's entry instead of after it ran.
+        const home = ctx.bundle && Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(HOME))
+        if (!home || home.type !== 'chunk' || !ctx.chunk) return html
+        const present = new Set([ctx.chunk.fileName, ...ctx.chunk.imports])
+        const links = [home.fileName, ...home.imports]
+          .filter((file) => !present.has(file))
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+        // Non-blocking: the splash must not wait on it; the route applies it when its chunk runs.
+        const css = new Set<string>()
+        for (const file of [home.fileName, ...home.imports]) {
+          const chunk = ctx.bundle![file]
+          if (chunk?.type === 'chunk') chunk.viteMetadata?.importedCss.forEach((f) => css.add(f))
+        }
+        for (const file of css) links.push(`<link rel="preload" as="style" crossorigin href="/${file}">`)
+        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
+      },
+    },
+  }
+}
+
+/**
+ * Compiles src/sw.ts to /sw.js with this build's file list and version in front: a new build is a new service
+ * worker byte for byte, which is how the browser knows a new version is out.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'service-worker',
+    apply: 'build',
+    async generateBundle(_options, bundle) {
+      const files = Object.keys(bundle)
+        .filter((name) => !name.startsWith('.vite/') && name !== 'index.html' && !name.endsWith('.map'))
+        .map((name) => `/${name}`)
+      const publicFiles = ['/manifest.webmanifest', '/logo.svg', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-512.png']
+      const all = [...files, ...publicFiles].sort()
+      const html = bundle['index.html']
+      const version = createHash('sha256')
+        .update(all.join('\n'))
+        .update(html && html.type === 'asset' ? html.source : '')
+        .digest('hex')
+        .slice(0, 12)
+      const source = readFileSync(new URL('./src/sw.ts', import.meta.url), 'utf8')
+      const { code } = await transformWithOxc(source, 'sw.ts', { lang: 'ts' })
+      const body = code.replace(/^export \{\s*\};?\s*$/m, '')
+      this.emitFile({
+        type: 'asset',
+        fileName: 'sw.js',
+        source: `const BUILD = ${JSON.stringify({ version, files: all })};\n${body}`,
+      })
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [preact(), inlineCriticalCss()],
+  plugins: [preact(), inlineCriticalCss(), bootScript(), serviceWorker()],
   build: {
-    target: 'es2020',
+    // ES2022: class fields and the rest run natively on every phone browser of the last four years; es2020
+    // added defineProperty helpers to the first load.
+    target: 'es2022',
     cssCodeSplit: true,
-    modulePreload: { polyfill: false },
+    // No JS preload lists in the lazy imports: Vite's helper for them cost ~0.2 KB of the 20 KB first load, and
+    // after the first visit the service worker holds every chunk, so a route's imports are a cache hit, not a
+    // round trip. CSS of lazy routes is still loaded with them. index.html preloads the home screen itself.
+    modulePreload: false,
     // dist/.vite/manifest.json: scripts/budget.ts follows the entry's static imports through it.
     manifest: true,
+    rolldownOptions: {
+      input: { index: 'index.html', boot: BOOT },
+      output: {
+        codeSplitting: {
+          // Only the modules named below: a group that pulled in their imports too would drag the stores into home.
+          includeDependenciesRecursively: false,
+          groups: [
+            // The libraries and the pure helpers the first screens share, in one file: it compresses ~1 KB
+            // smaller than the four it replaced. No CSS in it, so nothing render-blocking joins index.html.
+            { name: 'start', test: /node_modules|src[\\/]lib[\\/](dates|event-href|home-sections)\.ts|src[\\/](api|components[\\/](layout|toast|spinner|offline-notice))[\\/]|src[\\/]stores[\\/](session|events|connection)\.ts|src[\\/](app|main)\.tsx|src[\\/]routes\.ts|contract[\\/]constants\.ts|preload-helper/ },
+          ],
+        },
+      },
+    },
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },
 })

@@ -3,6 +3,7 @@ import { Component, type ComponentChildren } from 'preact'
 import { LocationProvider, Route, Router } from 'preact-iso'
 import { Layout } from './components/layout/index.tsx'
 import { Toaster } from './components/toast/index.tsx'
+import { OfflineNotice } from './components/offline-notice/index.tsx'
 import { matchRoute, routes } from './routes.ts'
 
 function NotFound() {
@@ -43,6 +44,7 @@ export function App() {
   return (
     <ErrorBoundary>
       <LocationProvider>
+        <OfflineNotice />
         <Layout isBare={isBare}>
           <Router>
             {[

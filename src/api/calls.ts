@@ -2,7 +2,8 @@
 // writes resolve with the whole answer ({message, team...}) so a screen can show the server's words.
 import type { Council, EventDetail, EventsByState, MyEvent, Team, User } from '../../contract/types.ts'
 import type { Gender } from '../../contract/constants.ts'
-import { createClient, type Client, type TokenStorage } from './client.ts'
+import { createClient, type Client, type EarlyCalls } from './client.ts'
+import { createLastKnown, type LastKnown, type LastKnownStorage } from './last-known.ts'
 
 export interface ProfileUpdate {
   phone_number: string
@@ -21,15 +22,20 @@ interface Answer {
   message?: string
 }
 
-export function createCalls(client: Client) {
+/** Without a LastKnown (tests), reads go to the server only. */
+const noCopies: Pick<LastKnown, 'remember'> = { remember: (_key, fetcher) => fetcher() }
+
+export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember'> = noCopies) {
   const post = client.request
+  // The reads the app starts from, and the ticket screen's: answered from the last good copy when offline.
+  const { remember } = lastKnown
   return {
-    me: () => post<{ user: User }>('/user/p/me').then((d) => d.user),
+    me: () => remember('me', () => post<{ user: User }>('/user/p/me').then((d) => d.user)),
     updateProfile: (payload: ProfileUpdate) => post<Answer & { user: User }>('/user/p/update', payload),
-    getEvents: () => post<{ events: EventsByState }>('/event/p/get').then((d) => d.events),
-    getMyEvents: () => post<{ events: MyEvent[] }>('/event/p/get/me').then((d) => d.events),
+    getEvents: () => remember('events', () => post<{ events: EventsByState }>('/event/p/get').then((d) => d.events)),
+    getMyEvents: () => remember('myEvents', () => post<{ events: MyEvent[] }>('/event/p/get/me').then((d) => d.events)),
     getEvent: (id: number | string) =>
-      post<{ event: EventDetail }>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event),
+      remember(`event:${id}`, () => post<{ event: EventDetail }>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
     register: (eventId: number) => post<Answer>('/event/p/register-for-event', { event_id: eventId }),
     claimTicket: (eventId: number) =>
       post<Answer & { ticket_code: string }>('/event/p/claim-ticket', { event_id: eventId }),
@@ -57,13 +63,17 @@ export const googleSignInUrl = () => `${API_HOST}/api/v1/auth/google`
 
 // In a browser the tokens live in localStorage (SPEC §3); elsewhere (node tests) a throwaway memory store.
 const memory = new Map<string, string>()
-const storage: TokenStorage =
+const storage: LastKnownStorage =
   typeof localStorage !== 'undefined'
     ? localStorage
     : {
         getItem: (k) => memory.get(k) ?? null,
         setItem: (k, v) => void memory.set(k, v),
         removeItem: (k) => void memory.delete(k),
+        get length() {
+          return memory.size
+        },
+        key: (i) => [...memory.keys()][i] ?? null,
       }
 
 /** Navigates the way preact-iso's LocationProvider listens: a new address plus a popstate event. */
@@ -74,5 +84,12 @@ function goToLogout() {
 }
 
 /** The app's client: tokens from localStorage, and /logout when the session cannot be renewed. */
-export const client = createClient({ baseUrl: API_HOST, storage, onLogout: goToLogout })
-export const api = createCalls(client)
+export const client = createClient({
+  baseUrl: API_HOST,
+  storage,
+  onLogout: goToLogout,
+  early: (globalThis as { __earlyCalls?: EarlyCalls }).__earlyCalls,
+})
+/** The last good answers of the reads, for starting with no network (the connection store listens). */
+export const lastKnown = createLastKnown(storage)
+export const api = createCalls(client, lastKnown)

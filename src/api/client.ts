@@ -26,6 +26,12 @@ export interface TokenStorage {
   removeItem(key: string): void
 }
 
+/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path. */
+export interface EarlyCalls {
+  token: string
+  calls: Record<string, Promise<Response>>
+}
+
 export interface ClientOptions {
   /** API origin (`VITE_API_HOST`); empty means same origin. */
   baseUrl?: string
@@ -33,6 +39,8 @@ export interface ClientOptions {
   storage: TokenStorage
   /** Called once per failed refresh (or when there is no refresh token): the app goes to /logout. */
   onLogout: () => void
+  /** Answers already on their way (src/boot.ts); each is taken once, by the first call of its path and token. */
+  early?: EarlyCalls
 }
 
 export interface RequestOptions {
@@ -44,7 +52,7 @@ export interface RequestOptions {
 
 type Outcome = { status: number; data: any } | ApiError
 
-export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout }: ClientOptions) {
+export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout, early }: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
   const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
@@ -54,9 +62,12 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
   async function send(path: string, body: unknown, token: string | null, keepalive?: boolean): Promise<Outcome> {
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (token) headers.authorization = `Bearer ${token}`
+    // The same call with the same token already started: its answer goes through the same checks below.
+    const started = early && early.token === token && body === true ? early.calls[path] : undefined
+    if (started) delete early!.calls[path]
     let res: Response
     try {
-      res = await doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive })
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }

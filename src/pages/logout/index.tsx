@@ -12,7 +12,9 @@ export default function Logout() {
     const refreshToken = client.refreshToken()
     // keepalive lets the request finish even if the page goes away; its outcome changes nothing here.
     if (refreshToken) api.logout(refreshToken).catch(() => {})
-    localStorage.clear()
+    localStorage.clear() // tokens and the last known answers (src/api/last-known.ts)
+    // The service worker's pictures (the student's photo, their tickets' events); the app shell is not personal.
+    if (typeof caches !== 'undefined') caches.delete('images').catch(() => {})
     session.reset()
     route('/login', true)
   }, [])

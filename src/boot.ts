@@ -1,0 +1,34 @@
+// The first script of index.html, a file of its own (a few hundred bytes, no imports): it starts the first API
+// calls of SPEC §4, the user and the events, the moment the HTML is parsed, side by side, while the app's code
+// is still on its way. The app's client (src/api/client.ts) takes these answers instead of asking again, and
+// runs them through the same rules as any other call: a 401 still leads to one refresh, then the call again,
+// then /logout if the refresh fails. A network failure ends there too, with the last known answer.
+//
+// The names below are those of src/api/client.ts and calls.ts (ACCESS_TOKEN, the paths, the body `true`); they
+// are written out because importing them would tie this file to the app's chunks.
+import type { EarlyCalls } from './api/client.ts'
+
+const token = (() => {
+  try {
+    return localStorage.getItem('accessToken')
+  } catch {
+    return null // storage blocked: the app will find no session either
+  }
+})()
+const path = location.pathname
+
+// Signing in or out needs neither call; getting-started needs the user only.
+if (token && !/^\/(login|logout)(\/|$)/.test(path)) {
+  const host = (import.meta.env.VITE_API_HOST ?? '').replace(/\/+$/, '')
+  const call = (p: string) =>
+    fetch(`${host}/api/v1${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: 'true',
+    })
+  const calls: EarlyCalls['calls'] = { '/user/p/me': call('/user/p/me') }
+  if (!path.startsWith('/getting-started')) calls['/event/p/get'] = call('/event/p/get')
+  // An unhandled rejection (offline) would be logged before the app takes the promise over.
+  for (const p of Object.values(calls)) p.catch(() => {})
+  ;(globalThis as { __earlyCalls?: EarlyCalls }).__earlyCalls = { token, calls }
+}

@@ -1,0 +1,29 @@
+// The offline tickets: the details and picture of every event whose ticket the student has collected are
+// fetched ahead, so each ticket, with its barcode, opens at the gate with no network (src/api/last-known.ts
+// keeps the answers, the service worker keeps the pictures). Loaded by connection.ts once the first screen is
+// up: nothing here is needed before it, and the first load of `/` has a byte budget.
+import { effect } from '@preact/signals'
+import type { EventSummary } from '../../contract/types.ts'
+import { api, lastKnown } from '../api/calls.ts'
+import { events } from './events.ts'
+import { offline } from './connection.ts'
+
+const fetchedAhead = new Set<number>()
+
+function keepTicket(event: EventSummary) {
+  const picture = event.event_page_image_url || event.banner_url
+  // Through the service worker's picture cache; the answer itself is not needed here.
+  if (picture) new Image().src = picture
+  if (!lastKnown.has(`event:${event.id}`)) api.getEvent(event.id).catch(() => {})
+}
+
+// After each fresh events list (a new ticket collected on this phone or another).
+effect(() => {
+  const list = events.all.value
+  if (offline.value) return
+  const wanted = list.filter((event) => event.Participant && event.Participant.ticket_collected && !fetchedAhead.has(event.id))
+  wanted.forEach((event) => {
+    fetchedAhead.add(event.id)
+    keepTicket(event)
+  })
+})

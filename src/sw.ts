@@ -1,0 +1,96 @@
+// The service worker, written in-house (Workbox would cost more bytes than this whole file). vite.config.ts
+// compiles it to /sw.js at build time and puts the build's file list and version in front of it, so every
+// build is a new service worker and the browser notices a new version on the next start.
+//
+//   app shell   every file of the build, fetched at install; navigations answer with the cached index.html and
+//               hashed assets come from the cache, so the app starts from the phone with or without a network
+//   images      cache first, refreshed in the background (event and organiser pictures of collected tickets)
+//   /api/       never touched: API answers are personal and are kept by the app itself (src/api/last-known.ts)
+//
+// New version: install the new shell, take over at once (skipWaiting + clients.claim), delete the old shell;
+// src/main.tsx reloads a page whose controller changed, so no student stays on code whose chunks are gone.
+
+// The Service Worker types live in TypeScript's "webworker" lib, which cannot share a program with "DOM": the
+// few members used here are declared instead.
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request
+  respondWith(response: Response | Promise<Response>): void
+}
+declare const self: {
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void
+  skipWaiting(): Promise<void>
+  clients: { claim(): Promise<void> }
+  location: Location
+}
+export {} // a module, so `self` above is this file's own declaration, not the DOM one (vite.config.ts strips it)
+
+/** Set by vite.config.ts: the build's files (paths from the site root) and a hash of them. */
+declare const BUILD: { version: string; files: string[] }
+
+const SHELL = `shell-${BUILD.version}`
+/** Also named in src/pages/logout (logout deletes it: pictures of the student and their tickets). */
+const IMAGES = 'images'
+const IMAGE_LIMIT = 80
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL)
+      // `reload`: the shell must be this build's files, not an HTTP-cached index.html of the previous one.
+      .then((cache) => cache.addAll(['/', ...BUILD.files].map((url) => new Request(url, { cache: 'reload' }))))
+      .then(() => self.skipWaiting()),
+  )
+})
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith('shell-') && key !== SHELL).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  )
+})
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request
+  if (request.method !== 'GET') return
+  const url = new URL(request.url)
+  const sameOrigin = url.origin === self.location.origin
+  if (sameOrigin && url.pathname.startsWith('/api/')) return // sign-in pages and API answers: network only
+
+  if (request.mode === 'navigate' && sameOrigin) {
+    // Every route of the SPA is index.html; the cached one matches the cached assets of the same build.
+    event.respondWith(caches.match('/', { cacheName: SHELL }).then((hit) => hit ?? fetch(request)))
+    return
+  }
+  if (sameOrigin) {
+    const shellHit = caches.match(request, { cacheName: SHELL })
+    event.respondWith(shellHit.then((hit) => hit ?? (request.destination === 'image' ? fromImages(request) : fetch(request))))
+    return
+  }
+  if (request.destination === 'image') event.respondWith(fromImages(request))
+})
+
+/** Cache first, then refresh in the background; the network's answer when the picture is not cached yet. */
+async function fromImages(request: Request): Promise<Response> {
+  const cache = await caches.open(IMAGES)
+  const hit = await cache.match(request)
+  const fresh = fetch(request).then(async (response) => {
+    // Opaque answers (pictures from another host without CORS) are kept too: the ticket needs them offline.
+    if (response.ok || response.type === 'opaque') {
+      await cache.put(request, response.clone())
+      const keys = await cache.keys()
+      for (const old of keys.slice(0, Math.max(0, keys.length - IMAGE_LIMIT))) await cache.delete(old)
+    }
+    return response
+  })
+  if (hit) {
+    fresh.catch(() => {})
+    return hit
+  }
+  return fresh
+}
