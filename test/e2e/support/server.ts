@@ -25,7 +25,8 @@ export function freePort(): Promise<number> {
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort()
+  // A PORT given in env is kept (a restart on the same data must keep its origin: the browser's storage is per origin).
+  const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'campus-e2e-'))
   const url = `http://localhost:${port}`
   let log = ''
