@@ -1,0 +1,110 @@
+// Students for the walks: signed in through the server's development sign-in form (the same POST the form in
+// the browser makes) and onboarded through POST /user/p/update, so a walk starts on Home rather than on the
+// getting-started wizard, which foundation.spec.ts walks already.
+import type { Page } from '@playwright/test'
+
+export interface Student {
+  id: number
+  name: string
+  email: string
+  accessToken: string
+  refreshToken: string
+}
+
+export interface ApiAnswer<T = any> {
+  status: number
+  body: T
+}
+
+/** A call to the real API as the student's phone would make it: JSON body, bearer header. */
+export async function callApi<T = any>(baseUrl: string, token: string | null, path: string, body: unknown = true): Promise<ApiAnswer<T>> {
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  })
+  const text = await res.text()
+  let parsed: any
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = text
+  }
+  return { status: res.status, body: parsed }
+}
+
+/** Like callApi, but a non-200 answer throws with the server's message (for set-up steps that must work). */
+export async function mustCall<T = any>(baseUrl: string, token: string, path: string, body: unknown = true): Promise<T> {
+  const answer = await callApi<T>(baseUrl, token, path, body)
+  if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+  return answer.body
+}
+
+/**
+ * Posts the development sign-in form and reads the tokens from the redirect to /login#accessToken=…&refreshToken=…
+ * (not followed: the fragment is the answer).
+ */
+export async function devSignIn(baseUrl: string, name: string, email: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const res = await fetch(`${baseUrl}/api/v1/auth/dev`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name, email }).toString(),
+    redirect: 'manual',
+  })
+  const location = res.headers.get('location') ?? ''
+  const fragment = new URLSearchParams(location.slice(location.indexOf('#') + 1))
+  const accessToken = fragment.get('accessToken')
+  const refreshToken = fragment.get('refreshToken')
+  if (res.status !== 302 || !location.includes('/login#') || !accessToken || !refreshToken) {
+    throw new Error(`development sign-in for ${email} failed: ${res.status} ${location || (await res.text()).slice(0, 300)}`)
+  }
+  return { accessToken, refreshToken }
+}
+
+let counter = 0
+
+/**
+ * A signed-in student with a complete profile (phone and roll number on file), ready for Home.
+ * `phone` defaults to a distinct 10-digit number per student.
+ */
+export async function newStudent(baseUrl: string, name: string, email?: string): Promise<Student> {
+  const n = ++counter
+  const address = email ?? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${process.pid}.${n}@example.edu`
+  const tokens = await devSignIn(baseUrl, name, address)
+  const { user } = await mustCall(baseUrl, tokens.accessToken, '/user/p/update', {
+    phone_number: `98${String(10_000_000 + n * 7919).slice(-8)}`,
+    roll_number: `1601012${String(1000 + n)}`,
+    gender: 'FEMALE',
+    year: 2027,
+    branch: 'Computer_Engineering',
+    interests: ['Web Development', 'AI/ML'],
+    degree: 'B.tech',
+    college: 'KJSCE',
+  })
+  if (!user?.phone_number || !user?.roll_number) throw new Error(`onboarding of ${address} did not stick: ${JSON.stringify(user)}`)
+  return { id: Number(user.id), name: user.name, email: address, ...tokens }
+}
+
+/**
+ * Opens the app as `student` the way a sign-in returns to it: /login#accessToken=…&refreshToken=…, which the
+ * app stores, strips from the address and follows to Home. Resolves once Home's layout greets the student.
+ */
+export async function openAs(page: Page, baseUrl: string, student: Student) {
+  const fragment = new URLSearchParams({ accessToken: student.accessToken, refreshToken: student.refreshToken })
+  await page.goto(`${baseUrl}/login#${fragment}`)
+  await page.waitForURL(`${baseUrl}/`, { timeout: 20_000 })
+  await page.getByText('Namaste').waitFor({ timeout: 20_000 })
+}
+
+/** The event list as the student's app receives it, flattened ({STATE: [...]} → [...]). */
+export async function eventsOf(baseUrl: string, student: Student): Promise<any[]> {
+  const { events } = await mustCall(baseUrl, student.accessToken, '/event/p/get')
+  return Object.values(events as Record<string, any[]>).flat()
+}
+
+/** The id of the demo event named `name` (demo.json), as the server numbered it. */
+export async function eventId(baseUrl: string, student: Student, name: string): Promise<number> {
+  const found = (await eventsOf(baseUrl, student)).find((e) => e.name === name)
+  if (!found) throw new Error(`no event named "${name}" in the list`)
+  return found.id
+}
