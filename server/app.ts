@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
 import cookie from '@fastify/cookie'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
@@ -23,6 +23,7 @@ import { overload, OVERLOAD, type OverloadOptions } from './plugins/overload.ts'
 import { loggerOptions, refusalLog } from './plugins/logging.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
 import { cors } from './plugins/cors.ts'
+import { rejectNul } from './plugins/input.ts'
 import { memoryCounters, rateLimit, redisCounters, RATE_LIMITS, type RateLimits } from './plugins/rate-limit.ts'
 
 export const BODY_LIMIT = 16 * 1024
@@ -53,6 +54,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: 10_000,
     trustProxy: true,
     return503OnClosing: true,
+    // A URL Fastify cannot decode (e.g. invalid UTF-8 in the path) is answered before routing, outside the
+    // error handler: give it the same JSON error shape (found by the fuzz test).
+    frameworkErrors: (_err, _request, reply: FastifyReply) => {
+      reply.status(400).send({ error: true, message: 'The request could not be read. Please try again.' })
+    },
   })
 
   const secret = await loadSecret(config.jwtSecret, config.dataDir)
@@ -100,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(refusalLog)
   await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
   await app.register(cors, { appUrl: config.appUrl })
+  await app.register(rejectNul)
   if (options.rateLimits !== false) {
     const perMinute = (n: number | undefined, rule: { limit: number; windowSeconds: number }) => (n ? { limit: n, windowSeconds: 60 } : rule)
     const base = options.rateLimits ?? RATE_LIMITS

@@ -1,0 +1,262 @@
+// Fuzz over every call of API.md (issue 6): random and malformed bodies, wrong types, huge strings, unicode,
+// negative and huge ids, missing and extra fields, wrong content types and methods, bad tokens. At least
+// 5,000 cases from a seeded PRNG (FUZZ_SEED=<n> replays a run). For every case: no 5xx, the JSON error shape
+// on a refusal, and no write for a refused request: a snapshot of every table (row count and a hash of all
+// rows) taken before and after each case must not change when the answer is 4xx.
+import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { importCatalogue } from '../../server/db/catalogue.ts'
+import { schema } from '../../server/db/index.ts'
+import { testApp, type TestApp } from './helpers.ts'
+
+const CASES = Number(process.env.FUZZ_CASES ?? 5000)
+const SEED = Number(process.env.FUZZ_SEED ?? (Date.now() % 2 ** 31))
+
+/** mulberry32: small, fast, and the same sequence for the same seed. */
+function prng(seed: number) {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const int = (n: number) => Math.floor(next() * n)
+  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]
+  return { next, int, pick, chance: (p: number) => next() < p }
+}
+
+// Tables whose writes on a refusal are the point: a wrong invite code is counted (the guessing limit).
+const WRITES_ON_REFUSAL_BY_DESIGN = new Set(['attempt_counters'])
+
+/** Percent-encodes; a lone surrogate cannot be, so it goes out as the invalid UTF-8 it would be. */
+function enc(s: string): string {
+  try {
+    return encodeURIComponent(s)
+  } catch {
+    return '%ED%A0%80' + encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ''))
+  }
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'))
+
+type Call = { method: string; url: string | (() => string); fields: Record<string, () => unknown>; auth: boolean }
+
+describe('fuzz over every call', () => {
+  let t: TestApp
+  let tables: string[]
+  const ids: Record<string, number> = {}
+  const users: { id: number; auth: { authorization: string } }[] = []
+  let inviteCodes: string[] = []
+
+  beforeAll(async () => {
+    t = await testApp()
+    const { events } = await importCatalogue(t.database.db, {
+      councils: [{ slug: 'cc', name: 'Cultural Committee' }],
+      events: [
+        { slug: 'open', name: 'Open', dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state: 'REGISTRATION_OPEN' },
+        { slug: 'team', name: 'Team', dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state: 'REGISTRATION_OPEN', ma_ppt: 3 },
+        { slug: 'tickets', name: 'Tickets', dates: ['2026-11-26T19:00:00+05:30'], organizer: 'cc', state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 3 },
+        { slug: 'done', name: 'Done', dates: ['2026-10-01T19:00:00+05:30'], organizer: 'cc', state: 'COMPLETED' },
+        { slug: 'soon', name: 'Soon', dates: ['2026-12-01T19:00:00+05:30'], organizer: 'cc', state: 'UPCOMING' },
+      ],
+    })
+    Object.assign(ids, events)
+    for (let i = 0; i < 5; i++) users.push(await t.student())
+    await t.database.db.insert(schema.participants).values(
+      users.flatMap((u) => [
+        { eventId: ids.tickets, userId: u.id },
+        { eventId: ids.done, userId: u.id },
+      ]),
+    )
+    // Two teams through the API, so the team calls have real teams, leaders and members to hit.
+    for (const [leader, member] of [
+      [0, 1],
+      [2, 3],
+    ]) {
+      const created = await t.app.inject({ method: 'POST', url: '/api/v1/event/p/create-team/', headers: users[leader].auth, payload: { event_id: ids.team, team_name: `Team ${leader}` } })
+      expect(created.statusCode).toBe(200)
+      const team = created.json().team
+      ids[`team${leader}`] = team.id
+      inviteCodes.push(team.invite_code)
+      const joined = await t.app.inject({ method: 'POST', url: '/api/v1/event/p/join-team/', headers: users[member].auth, payload: { event_id: ids.team, invite_code: team.invite_code } })
+      expect(joined.statusCode).toBe(200)
+    }
+    const rows = (await t.database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)) as any
+    tables = (rows.rows ?? rows).map((r: any) => r.table_name).filter((n: string) => !WRITES_ON_REFUSAL_BY_DESIGN.has(n))
+    expect(tables).toEqual(expect.arrayContaining(['users', 'events', 'teams', 'participants', 'refresh_tokens', 'refresh_families', 'councils']))
+  }, 60_000)
+  afterAll(() => t.close())
+
+  /** Row count and an md5 of every row's text, per table, in one query. */
+  async function snapshot(): Promise<string> {
+    const parts = tables.map((n) => `SELECT '${n}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${n}" x`)
+    const result = (await t.database.db.execute(sql.raw(parts.join(' UNION ALL ')))) as any
+    return JSON.stringify(result.rows ?? result)
+  }
+
+  it(`${CASES} cases: no 5xx, the error shape on every refusal, and no write for a refused request`, async () => {
+    const r = prng(SEED)
+    console.log(`fuzz: seed ${SEED} (FUZZ_SEED=${SEED} replays it), ${CASES} cases`)
+
+    const huge = (n: number) => r.pick(['x', 'é', '名', '😀', '\u202e', '\u0000', '<script>', "'; DROP TABLE users; --"]).repeat(n)
+    const strings = () =>
+      r.pick([
+        '',
+        ' ',
+        'abc',
+        'ABCDE',
+        '12345',
+        '🙂🙂🙂🙂🙂',
+        'ÅÉÎÕÜ',
+        '\ud800\udc00\ud800',
+        '\u0000\u0000\u0000\u0000\u0000',
+        "' OR 1=1 --",
+        '${{7*7}}',
+        '../../etc/passwd',
+        'null',
+        'true',
+        '1e309',
+        '-0',
+        '0x10',
+        ' 7 ',
+        '9876543210',
+        'a'.repeat(3),
+        huge(r.int(300)),
+        huge(r.pick([1000, 5000, 9000])),
+        ...inviteCodes,
+      ])
+    const numbers = () => r.pick([0, -1, -2147483648, 1, 2, 3, 5, 6, 1.5, 2147483647, 2147483648, 2 ** 53, 2 ** 53 + 2, 1e308, -1e308, Number.MIN_VALUE, ...Object.values(ids), ...users.map((u) => u.id)])
+    const anyValue = (depth = 0): unknown => {
+      switch (r.int(depth > 2 ? 4 : 7)) {
+        case 0:
+          return strings()
+        case 1:
+          return numbers()
+        case 2:
+          return r.pick([true, false, null])
+        case 3:
+          return String(numbers())
+        case 4:
+          return Array.from({ length: r.int(4) }, () => anyValue(depth + 1))
+        case 5:
+          return Object.fromEntries(Array.from({ length: r.int(4) }, () => [r.pick(['a', 'id', '__proto__', 'constructor', 'event_id']), anyValue(depth + 1)]))
+        default:
+          return r.pick<unknown>([[], {}, { $gt: 0 }, [1, 2], { toString: 'x' }])
+      }
+    }
+    const eventId = () => (r.chance(0.6) ? r.pick(Object.values(ids).filter((_, i) => i < 5)) : anyValue())
+    const teamId = () => (r.chance(0.6) ? r.pick([ids.team0, ids.team2]) : anyValue())
+    const userId = () => (r.chance(0.6) ? r.pick(users).id : anyValue())
+    const YEARS = ['FY', 'SY', 'TY', 'LY', 'First Year', 'Second Year']
+    const calls: Call[] = [
+      { method: 'POST', url: '/api/v1/auth/refresh-token', auth: false, fields: { refreshToken: () => (r.chance(0.5) ? randomBytes(32).toString('base64url') : anyValue()) } },
+      { method: 'POST', url: '/api/v1/auth/logout', auth: false, fields: { refreshToken: () => (r.chance(0.5) ? randomBytes(32).toString('base64url') : anyValue()) } },
+      { method: 'POST', url: '/api/v1/auth/dev', auth: false, fields: { name: () => (r.chance(0.5) ? 'Fuzz Student' : anyValue()), email: () => (r.chance(0.5) ? `fuzz${r.int(50)}@example.edu` : anyValue()) } },
+      { method: 'GET', url: '/api/v1/auth/google', auth: false, fields: {} },
+      { method: 'GET', url: () => `/api/v1/auth/google/callback?code=${enc(strings())}&state=${enc(strings())}`, auth: false, fields: {} },
+      { method: 'POST', url: '/api/v1/user/p/me', auth: true, fields: {} },
+      {
+        method: 'POST',
+        url: '/api/v1/user/p/update',
+        auth: true,
+        fields: {
+          phone_number: () => (r.chance(0.5) ? r.pick(['9876543210', '98765', '+919876543210']) : anyValue()),
+          roll_number: () => (r.chance(0.5) ? '16010120001' : anyValue()),
+          gender: () => (r.chance(0.5) ? r.pick(['Male', 'Female', 'Other']) : anyValue()),
+          year: () => (r.chance(0.5) ? r.pick(YEARS) : anyValue()),
+          branch: () => (r.chance(0.5) ? r.pick(['Computer_Engineering', 'Information_Technology', 'Computer Engineering', 'EXTC']) : anyValue()),
+          interests: () => (r.chance(0.5) ? [r.pick(['Coding', 'Design', 'Music', 'Robotics'])] : anyValue()),
+          degree: () => (r.chance(0.5) ? 'B.Tech' : anyValue()),
+          college: () => (r.chance(0.5) ? 'KJSCE' : anyValue()),
+          id: () => (r.chance(0.5) ? r.pick(users).id : anyValue()),
+          role: () => 'admin',
+          email: () => 'takeover@example.edu',
+        },
+      },
+      { method: 'POST', url: '/api/v1/event/p/get', auth: true, fields: {} },
+      { method: 'POST', url: '/api/v1/event/p/get/me', auth: true, fields: {} },
+      { method: 'POST', url: () => `/api/v1/event/p/get/${r.chance(0.5) ? r.pick(Object.values(ids)) : enc(str(anyValue()).slice(0, 200))}`, auth: true, fields: {} },
+      { method: 'POST', url: '/api/v1/event/p/register-for-event', auth: true, fields: { event_id: eventId } },
+      { method: 'POST', url: '/api/v1/event/p/claim-ticket', auth: true, fields: { event_id: eventId } },
+      { method: 'POST', url: '/api/v1/event/p/rate', auth: true, fields: { event_id: eventId, rating: () => (r.chance(0.5) ? r.pick([1, 3, 5, '4']) : anyValue()) } },
+      { method: 'POST', url: '/api/v1/event/p/create-team/', auth: true, fields: { event_id: eventId, team_name: () => (r.chance(0.5) ? `Fuzzers ${r.int(1000)}` : anyValue()) } },
+      { method: 'POST', url: '/api/v1/event/p/join-team', auth: true, fields: { event_id: eventId, invite_code: () => (r.chance(0.5) ? r.pick(inviteCodes) : anyValue()) } },
+      { method: 'POST', url: '/api/v1/event/p/remove-from-team/', auth: true, fields: { team_id: teamId, user_id: userId } },
+      { method: 'POST', url: '/api/v1/event/p/delete-team', auth: true, fields: { event_id: eventId, team_id: teamId } },
+      { method: 'POST', url: '/api/v1/council/p/get', auth: true, fields: {} },
+    ]
+
+    function body(call: Call): { payload?: string; contentType?: string } {
+      const kind = r.int(20)
+      if (kind === 0) return {} // no body, no content type
+      if (kind === 1) return { payload: r.pick(['true', '{}', 'null', '[]', '"x"', '42', '']), contentType: 'application/json' }
+      if (kind === 2) return { payload: r.pick(['{', '{"event_id":', '{"a":1,}', "{'a':1}", 'undefined', '\u0000', '[[[[[[', '{"__proto__":{"admin":true}}', '[' .repeat(5000) + ']'.repeat(5000)]), contentType: 'application/json' }
+      if (kind === 3) return { payload: JSON.stringify({ pad: huge(17_000) }), contentType: 'application/json' } // 413
+      const fields: Record<string, unknown> = {}
+      for (const [name, gen] of Object.entries(call.fields)) if (!r.chance(0.15)) fields[name] = gen() // missing fields
+      if (r.chance(0.3)) fields[r.pick(['extra', 'user_id', 'leader_id', 'tickets_sold', 'ticket_code', '__proto__', 'isAdmin'])] = anyValue() // extra fields
+      const text = JSON.stringify(fields)
+      if (kind === 4) return { payload: text, contentType: r.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=utf-16', 'APPLICATION/JSON']) }
+      if (kind === 5) return { payload: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, str(v)])).toString(), contentType: 'application/x-www-form-urlencoded' }
+      return { payload: text, contentType: 'application/json' }
+    }
+
+    function authHeader(call: Call): string | undefined {
+      const k = r.int(10)
+      if (k === 0) return undefined
+      if (k === 1) return r.pick(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', `Bearer ${'a'.repeat(5000)}`, 'bearer x.y.z', `Bearer ${users[0].auth.authorization.slice(7, -3)}abc`])
+      return call.auth || r.chance(0.3) ? r.pick(users).auth.authorization : undefined
+    }
+
+    const unhandled: unknown[] = []
+    const onUnhandled = (err: unknown) => unhandled.push(err)
+    process.on('unhandledRejection', onUnhandled)
+    const byStatus = new Map<number, number>()
+    const failures: string[] = []
+    let before = await snapshot()
+    let refusedCases = 0
+    let acceptedChanges = 0
+
+    for (let i = 0; i < CASES; i++) {
+      const call = r.pick(calls)
+      const url = typeof call.url === 'function' ? call.url() : call.url
+      const method = r.chance(0.03) ? r.pick(['GET', 'PUT', 'DELETE', 'PATCH']) : call.method
+      const { payload, contentType } = body(call)
+      const headers: Record<string, string> = {}
+      if (contentType) headers['content-type'] = contentType
+      const authorization = authHeader(call)
+      if (authorization) headers.authorization = authorization
+      const res = await t.app.inject({ method: method as any, url, headers, payload: method === 'GET' ? undefined : payload })
+      byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1)
+      const describeCase = () => `#${i} ${method} ${url.slice(0, 120)} ${contentType ?? '-'} ${String(payload ?? '').slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`
+      const after = await snapshot()
+      if (res.statusCode >= 500) failures.push(`5xx: ${describeCase()}`)
+      else if (res.statusCode >= 400) {
+        refusedCases++
+        if (after !== before) failures.push(`a refused request wrote: ${describeCase()}`)
+        const isJson = String(res.headers['content-type']).startsWith('application/json')
+        // The development form answers a form post with the form again (HTML, the error shown in it).
+        const devForm = url === '/api/v1/auth/dev' && contentType === 'application/x-www-form-urlencoded' && String(res.headers['content-type']).startsWith('text/html')
+        const shape = devForm || isJson && res.json().error === true && typeof res.json().message === 'string' && res.json().message.length > 0
+        if (!shape) failures.push(`refusal without the JSON error shape: ${describeCase()}`)
+      } else if (after !== before) acceptedChanges++
+      if (failures.length >= 30) break
+      before = after
+    }
+    process.off('unhandledRejection', onUnhandled)
+    await new Promise((resolve) => setImmediate(resolve))
+
+    const summary = [...byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ')
+    console.log(`fuzz: ${CASES} cases (seed ${SEED}): ${summary}; ${refusedCases} refused with no write, ${acceptedChanges} accepted writes`)
+    expect(failures).toEqual([])
+    expect(unhandled).toEqual([])
+    expect([...byStatus.keys()].filter((s) => s >= 500)).toEqual([])
+    // The fuzz must reach the handlers, not only the token check, and must see real writes succeed.
+    expect(byStatus.get(200) ?? 0).toBeGreaterThan(CASES / 10)
+    expect(acceptedChanges).toBeGreaterThan(20)
+    for (const s of [400, 401, 403, 404, 409, 413]) expect(byStatus.get(s) ?? 0, `status ${s}`).toBeGreaterThan(0)
+  }, 120_000)
+})
