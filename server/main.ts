@@ -16,6 +16,10 @@ async function shutdown(signal: string) {
   app.log.info({ signal }, 'shutting down: finishing requests in flight')
   const force = setTimeout(() => process.exit(1), 9_000)
   force.unref()
+  // Fastify closes the idle keep-alive connections once, when closing starts; a connection whose request
+  // finishes later would stay open until the client's keep-alive timer. Close those as they go idle.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100)
+  sweep.unref()
   try {
     await app.close()
     await database.close()
