@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { defineConfig, transformWithOxc, type Plugin } from 'vite'
 import preact from '@preact/preset-vite'
@@ -72,26 +73,25 @@ function serviceWorker(): Plugin {
   return {
     name: 'service-worker',
     apply: 'build',
-    async generateBundle(_options, bundle) {
+    // After writing: the list is what is on disk (an entry left empty, like index.html's own chunk once its
+    // modules went to `start`, is in the bundle but never written, and one missing file fails the install).
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist'
       const files = Object.keys(bundle)
         .filter((name) => !name.startsWith('.vite/') && name !== 'index.html' && !name.endsWith('.map'))
+        .concat(['manifest.webmanifest', 'logo.svg', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png'])
+        .filter((name) => existsSync(join(dir, name)))
         .map((name) => `/${name}`)
-      const publicFiles = ['/manifest.webmanifest', '/logo.svg', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-512.png']
-      const all = [...files, ...publicFiles].sort()
-      const html = bundle['index.html']
+        .sort()
       const version = createHash('sha256')
-        .update(all.join('\n'))
-        .update(html && html.type === 'asset' ? html.source : '')
+        .update(files.join('\n'))
+        .update(readFileSync(join(dir, 'index.html')))
         .digest('hex')
         .slice(0, 12)
       const source = readFileSync(new URL('./src/sw.ts', import.meta.url), 'utf8')
       const { code } = await transformWithOxc(source, 'sw.ts', { lang: 'ts' })
       const body = code.replace(/^export \{\s*\};?\s*$/m, '')
-      this.emitFile({
-        type: 'asset',
-        fileName: 'sw.js',
-        source: `const BUILD = ${JSON.stringify({ version, files: all })};\n${body}`,
-      })
+      writeFileSync(join(dir, 'sw.js'), `const BUILD = ${JSON.stringify({ version, files })};\n${body}`)
     },
   }
 }

@@ -35,6 +35,10 @@ const preloadFromLink = (event: Event) =>
 addEventListener('pointerdown', preloadFromLink, { passive: true, capture: true })
 addEventListener('touchstart', preloadFromLink, { passive: true, capture: true })
 
+// test/e2e/update.spec.ts builds two versions told apart by VITE_BUILD_ID; unset (every real build), the
+// minifier drops this line.
+if (import.meta.env.VITE_BUILD_ID) document.documentElement.dataset.build = import.meta.env.VITE_BUILD_ID
+
 render(<App />, document.getElementById('app')!)
 
 // SPEC §1: the splash stays 1.5 s from navigation start (performance.now() counts from there), then fades.

@@ -1,0 +1,91 @@
+// Installable and offline (issue 5), through the real server and the built app on a phone: Chromium finds the
+// app installable; with the network gone the app starts from the phone to Home with the last known data and
+// the offline notice, and a collected ticket opens with its barcode; logout drops the personal copies.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, devices, expect, test } from '@playwright/test'
+import { startServer, type RunningServer } from './support/server.ts'
+import { collectedTicket, controlledBySW, signIn, student, type Tokens } from './offline-helpers.ts'
+
+const NOTICE = 'You are offline. Showing what was last loaded.'
+
+let server: RunningServer
+let tokens: Tokens
+let ticket: { id: number; code: string }
+test.beforeAll(async () => {
+  server = await startServer()
+  tokens = await student(server.url)
+  const collected = await collectedTicket(server, tokens)
+  server = collected.server
+  ticket = { id: collected.id, code: collected.code }
+})
+test.afterAll(async () => {
+  await server?.stop()
+})
+
+test('Chromium finds the app installable: manifest and service worker, no installability errors', async ({ launchOptions }) => {
+  // A profile on disk: Chromium never offers to install from an incognito window, which test contexts are.
+  const profile = mkdtempSync(join(tmpdir(), 'campus-profile-'))
+  const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7']
+  const context = await chromium.launchPersistentContext(profile, { ...launchOptions, ...phone })
+  try {
+    const page = await context.newPage()
+    await page.goto(server.url + '/login')
+    await controlledBySW(page)
+    const cdp = await context.newCDPSession(page)
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+    expect(installabilityErrors).toEqual([])
+    const { url, errors } = await cdp.send('Page.getAppManifest')
+    expect(url).toBe(server.url + '/manifest.webmanifest')
+    expect(errors).toEqual([])
+    const manifest = await (await fetch(url)).json()
+    expect(manifest).toMatchObject({ name: 'CSI Events', display: 'standalone', orientation: 'portrait', start_url: '/' })
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i)
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']))
+  } finally {
+    await context.close()
+    rmSync(profile, { recursive: true, force: true })
+  }
+})
+
+test('no network: the app starts to Home with the last known data and the notice, and the ticket opens with its barcode', async ({ page, context }) => {
+  await signIn(page, server.url, tokens)
+  await page.goto(server.url + '/')
+  await expect(page.getByText('Namaste')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText('Meera Iyer')).toBeVisible()
+  await expect(page.getByText(NOTICE)).toHaveCount(0)
+  await controlledBySW(page)
+  // The collected ticket's details are fetched ahead in the background (src/stores/offline-tickets.ts).
+  await expect.poll(() => page.evaluate((id) => localStorage.getItem(`lastKnown:event:${id}`), ticket.id), { timeout: 20_000 }).not.toBeNull()
+
+  await context.setOffline(true)
+  // A fresh start from the home screen icon: index.html, code and data all from the phone.
+  await page.goto(server.url + '/')
+  await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
+  await expect(page.getByText(NOTICE)).toBeVisible()
+  await expect(page.getByText('Namaste')).toBeVisible()
+  await expect(page.getByText('Meera Iyer')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Trending Events' })).toBeVisible()
+
+  // The ticket was never opened on this phone, yet it opens with no network.
+  await page.goto(server.url + `/ticket/${ticket.id}`)
+  await expect(page.getByRole('heading', { name: 'Garba Night' })).toBeVisible({ timeout: 15_000 })
+  await expect(page.getByRole('img', { name: `Ticket barcode: ${ticket.code}` })).toBeVisible()
+  await expect(page.getByText(NOTICE)).toBeVisible()
+  // The event's picture came from the service worker's cache, not a broken image.
+  const picture = page.locator('article img').first()
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+
+  // Back online: fresh answers replace the copies and the notice goes.
+  await context.setOffline(false)
+  await page.goto(server.url + '/')
+  await expect(page.getByText('Namaste')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText(NOTICE)).toHaveCount(0)
+
+  // Logout clears the tokens, the kept answers and the pictures.
+  await page.goto(server.url + '/logout')
+  await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 })
+  expect(await page.evaluate(() => localStorage.length)).toBe(0)
+  expect(await page.evaluate(() => caches.has('images'))).toBe(false)
+})
