@@ -1,0 +1,214 @@
+// Authorization matrix over every call of API.md that test/server/teams.test.ts does not already cover
+// (its matrix covers the four team calls): each role — signed out, a student, a team member, a team leader,
+// another team's member — gets exactly what API.md allows, and the database changes exactly as the call says
+// (a hash of every table before and after each row; a refusal changes nothing, a read changes nothing).
+// Every row runs in a fresh world, so rows cannot influence each other.
+import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Team } from '../../contract/types.ts'
+import { startSession } from '../../server/auth/sessions.ts'
+import { accessTokens } from '../../server/auth/tokens.ts'
+import { MESSAGES as E } from '../../server/events/actions.ts'
+import { schema } from '../../server/db/index.ts'
+import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
+import { makeEvent, post } from './teams-fixtures.ts'
+
+type Role = 'signedOut' | 'student' | 'member' | 'leader' | 'otherTeam'
+const ROLES: Role[] = ['signedOut', 'student', 'member', 'leader', 'otherTeam']
+const INVALID = { error: true, message: 'Invalid Token' }
+const PROFILE = { phone_number: '9123456780', roll_number: '16010122001', gender: 'FEMALE', year: 2027, branch: 'Artificial_Intelligence_And_Data_Science', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE' }
+
+describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
+  let t: TestApp
+  let tables: string[]
+  beforeAll(async () => {
+    t = await testApp({ kind })
+    const result = (await t.database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)) as any
+    tables = (result.rows ?? result).map((r: any) => r.table_name)
+  }, 60_000)
+  afterAll(() => t.close())
+
+  /** Per table: a count and an md5 of all rows. */
+  async function hashes(): Promise<Record<string, string>> {
+    const q = tables.map((n) => `SELECT '${n}' AS t, count(*) || ':' || md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${n}" x`).join(' UNION ALL ')
+    const result = (await t.database.db.execute(sql.raw(q))) as any
+    return Object.fromEntries((result.rows ?? result).map((r: any) => [r.t, r.h]))
+  }
+  const changed = (a: Record<string, string>, b: Record<string, string>) => tables.filter((n) => a[n] !== b[n])
+
+  /** Individual events open, ticketed and completed; a team event with Alpha (leader + member) and Bravo. */
+  async function world() {
+    const open = await makeEvent(t, { maPpt: 1 })
+    const teamEvent = await makeEvent(t, { maPpt: 3 })
+    const tickets = await makeEvent(t, { maPpt: 1, state: 'TICKET_OPEN' })
+    const completed = await makeEvent(t, { maPpt: 1, state: 'COMPLETED' })
+    await t.database.db.update(schema.events).set({ isTicketFeatureEnabled: true, ticketCount: 10 }).where(sql`${schema.events.id} = ${tickets}`)
+    const [student, member, leader, otherTeam, otherLeader] = [await t.student(), await t.student(), await t.student(), await t.student(), await t.student()]
+    const alpha: Team = (await post(t, 'create-team/', { event_id: teamEvent, team_name: 'Alpha' }, leader.auth)).body.team
+    await post(t, 'join-team/', { event_id: teamEvent, invite_code: alpha.invite_code }, member.auth)
+    const bravo: Team = (await post(t, 'create-team/', { event_id: teamEvent, team_name: 'Bravo' }, otherLeader.auth)).body.team
+    await post(t, 'join-team/', { event_id: teamEvent, invite_code: bravo.invite_code }, otherTeam.auth)
+    // Everyone but the plain student is registered for the ticketed and the completed events.
+    for (const u of [member, leader, otherTeam]) {
+      await t.database.db.insert(schema.participants).values([
+        { eventId: tickets, userId: u.id },
+        { eventId: completed, userId: u.id },
+      ])
+    }
+    const users = { student, member, leader, otherTeam }
+    const sessions = Object.fromEntries(
+      await Promise.all(
+        Object.entries(users).map(async ([role, u]) => [role, await startSession({ db: t.database.db, tokens: accessTokens(new TextEncoder().encode(t.config.jwtSecret!)) }, u.id)]),
+      ),
+    ) as Record<Exclude<Role, 'signedOut'>, { refreshToken: string }>
+    const auth = (role: Role) => (role === 'signedOut' ? {} : users[role].auth)
+    const idOf = (role: Role) => (role === 'signedOut' ? 0 : users[role].id)
+    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf }
+  }
+  type World = Awaited<ReturnType<typeof world>>
+
+  interface Row {
+    url: (w: World) => string
+    body: (w: World, role: Role) => unknown
+    /** Status (and message) per role; the signed-in roles not named get `others`. */
+    expect: (role: Role) => { status: number; message?: string; writes?: string[] }
+    check?: (w: World, role: Role, body: any) => void
+  }
+
+  const bearerOnly = (ok: Omit<ReturnType<Row['expect']>, 'status'> & { status?: number } = {}) => (role: Role) =>
+    role === 'signedOut' ? { status: 401, message: INVALID.message } : { status: 200, ...ok }
+
+  const rows: Record<string, Row> = {
+    'POST /user/p/me': {
+      url: () => '/api/v1/user/p/me',
+      body: () => true,
+      expect: bearerOnly(),
+      check: (w, role, body) => {
+        expect(body.user.id).toBe(w.idOf(role))
+        expect(Object.keys(body.user).sort()).toEqual(['branch', 'college', 'degree', 'email', 'gender', 'id', 'interests', 'name', 'phone_number', 'photo_url', 'roll_number', 'year'])
+      },
+    },
+    'POST /user/p/update (own profile)': {
+      url: () => '/api/v1/user/p/update',
+      body: () => ({ ...PROFILE, role: 'admin', email: 'takeover@example.edu' }),
+      expect: bearerOnly({ writes: ['users'] }),
+      check: (w, role, body) => {
+        expect(body.user.id).toBe(w.idOf(role))
+        expect(body.user.email).not.toBe('takeover@example.edu')
+      },
+    },
+    "POST /user/p/update (another student's id)": {
+      url: () => '/api/v1/user/p/update',
+      body: (w, role) => ({ ...PROFILE, id: role === 'student' ? w.users.leader.id : w.users.student.id }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'You can only update your own profile.' }),
+    },
+    'POST /event/p/get': {
+      url: () => '/api/v1/event/p/get',
+      body: () => true,
+      expect: bearerOnly(),
+      check: (w, role, body) => {
+        const all = Object.values(body.events).flat() as any[]
+        const teamEvent = all.find((e) => e.id === w.teamEvent)
+        const mine = role === 'member' || role === 'leader' ? { id: w.alpha.id, name: 'Alpha' } : role === 'otherTeam' ? { id: w.bravo.id, name: 'Bravo' } : null
+        if (mine) expect(teamEvent.Participant.team).toEqual(mine)
+        else expect(teamEvent.Participant).toBe(false)
+      },
+    },
+    'POST /event/p/get/me': {
+      url: () => '/api/v1/event/p/get/me',
+      body: () => undefined,
+      expect: bearerOnly(),
+      check: (w, role, body) => {
+        const ids = body.events.map((e: any) => e.event.id).sort((a: number, b: number) => a - b)
+        const expected = role === 'student' ? [] : [w.teamEvent, w.tickets, w.completed].sort((a, b) => a - b)
+        expect(ids).toEqual(expected)
+      },
+    },
+    'POST /event/p/get/{team event}': {
+      url: (w) => `/api/v1/event/p/get/${w.teamEvent}`,
+      body: () => undefined,
+      expect: bearerOnly(),
+      check: (w, role, body) => {
+        const p = body.event.Participant
+        if (role === 'student') return expect(p).toBe(false)
+        const team = role === 'otherTeam' ? w.bravo : w.alpha
+        expect(p.team.id).toBe(team.id)
+        expect(p.team.invite_code).toBe(team.invite_code)
+        // Nobody sees another team's invite code.
+        const foreign = role === 'otherTeam' ? w.alpha.invite_code : w.bravo.invite_code
+        expect(JSON.stringify(body)).not.toContain(`"${foreign}"`)
+      },
+    },
+    'POST /event/p/get/{unknown id}': {
+      url: () => '/api/v1/event/p/get/2147483647',
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 404, message: E.eventNotFound }),
+    },
+    'POST /event/p/register-for-event (open individual event)': {
+      url: () => '/api/v1/event/p/register-for-event',
+      body: (w) => ({ event_id: w.open }),
+      expect: bearerOnly({ message: E.registered, writes: ['participants'] }),
+    },
+    'POST /event/p/register-for-event (team event)': {
+      url: () => '/api/v1/event/p/register-for-event',
+      body: (w) => ({ event_id: w.teamEvent }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: E.teamEvent }),
+    },
+    'POST /event/p/claim-ticket': {
+      url: () => '/api/v1/event/p/claim-ticket',
+      body: (w) => ({ event_id: w.tickets }),
+      expect: (role) =>
+        role === 'signedOut' ? { status: 401 } : role === 'student' ? { status: 403, message: E.notRegistered } : { status: 200, message: E.ticketClaimed, writes: ['events', 'participants'] },
+    },
+    'POST /event/p/rate': {
+      url: () => '/api/v1/event/p/rate',
+      body: (w) => ({ event_id: w.completed, rating: 4 }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : role === 'student' ? { status: 403, message: E.notParticipant } : { status: 200, message: E.rated, writes: ['participants'] }),
+    },
+    'POST /council/p/get': {
+      url: () => '/api/v1/council/p/get',
+      body: () => undefined,
+      expect: bearerOnly(),
+      check: (_w, _role, body) => expect(body.councils.length).toBeGreaterThan(0),
+    },
+    'POST /auth/refresh-token (own token)': {
+      url: () => '/api/v1/auth/refresh-token',
+      body: (w, role) => ({ refreshToken: role === 'signedOut' ? randomBytes(32).toString('base64url') : w.sessions[role].refreshToken }),
+      // The token is the credential here: the bearer header plays no part, so every holder of a live token may trade it.
+      expect: (role) => (role === 'signedOut' ? { status: 401, message: INVALID.message } : { status: 200, writes: ['refresh_families', 'refresh_tokens'] }),
+    },
+    'POST /auth/logout': {
+      url: () => '/api/v1/auth/logout',
+      body: (w, role) => ({ refreshToken: role === 'signedOut' ? randomBytes(32).toString('base64url') : w.sessions[role].refreshToken }),
+      expect: (role) => (role === 'signedOut' ? { status: 200 } : { status: 200, writes: ['refresh_families', 'refresh_tokens'] }),
+    },
+  }
+
+  const cases = Object.entries(rows).flatMap(([name, row]) => ROLES.map((role) => [`${name} as ${role}`, name, role] as const))
+
+  it.each(cases)('%s', async (_title, name, role) => {
+    const row = rows[name]
+    const w = await world()
+    const before = await hashes()
+    const body = row.body(w, role)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: row.url(w),
+      headers: { ...w.auth(role), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const want = row.expect(role)
+    expect(res.statusCode, res.body).toBe(want.status)
+    const json = res.json()
+    expect(json.error).toBe(want.status !== 200)
+    if (want.status === 401) expect(json).toEqual(INVALID)
+    if (want.message) expect(json.message).toBe(want.message)
+    if (want.status === 200) row.check?.(w, role, json)
+    const after = await hashes()
+    // Logout keeps refresh rows but revokes them; a refusal or a read changes nothing at all.
+    const allowed = want.status === 200 ? (want.writes ?? []) : []
+    for (const table of changed(before, after)) expect(allowed, `${table} changed`).toContain(table)
+    if (want.writes && want.status === 200) expect(changed(before, after).length).toBeGreaterThan(0)
+  })
+})
