@@ -24,10 +24,9 @@ export async function call<T = any>(url: string, token: string | null, path: str
 
 let count = 0
 
-/** Signs in through the development sign-in form (as the browser posts it) and completes onboarding. */
-export async function student(url: string, name = 'Meera Iyer'): Promise<Tokens> {
-  const n = ++count
-  const email = `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${process.pid}.${n}.${Date.now()}@example.edu`
+/** Signs in through the development sign-in form (as the browser posts it); onboarding not done. */
+export async function newcomer(url: string, name = 'Kabir Shah'): Promise<Tokens> {
+  const email = `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${process.pid}.${++count}.${Date.now()}@example.edu`
   const res = await fetch(`${url}/api/v1/auth/dev`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -38,6 +37,13 @@ export async function student(url: string, name = 'Meera Iyer'): Promise<Tokens>
   const fragment = new URLSearchParams(location.slice(location.indexOf('#') + 1))
   const tokens = { accessToken: fragment.get('accessToken') ?? '', refreshToken: fragment.get('refreshToken') ?? '' }
   if (!tokens.accessToken || !tokens.refreshToken) throw new Error(`development sign-in failed: ${res.status} ${location}`)
+  return tokens
+}
+
+/** Signs in through the development sign-in form (as the browser posts it) and completes onboarding. */
+export async function student(url: string, name = 'Meera Iyer'): Promise<Tokens> {
+  const tokens = await newcomer(url, name)
+  const n = count
   const { user } = await call(url, tokens.accessToken, '/user/p/me')
   await call(url, tokens.accessToken, '/user/p/update', {
     phone_number: `98${String(10_000_000 + n * 7919 + (process.pid % 1000)).slice(-8)}`,
