@@ -34,13 +34,18 @@ export function MonthCalendar({ month, events, selectedKey, todayKey, onSelect, 
   const cells = useMemo(() => monthGrid(month.year, month.month), [month.year, month.month])
   const byDay = useMemo(() => eventsByDay(events), [events])
   const grid = useRef<HTMLDivElement>(null)
-  const refocus = useRef(false)
+  // The day a keyboard move chose, until it has the focus.
+  const refocus = useRef<string | null>(null)
 
-  // After a keyboard move the chosen day may be a new element (another month): give it the focus.
+  // After a keyboard move the chosen day may be a new element (another month): give it the focus. The key is
+  // kept in the ref, not read from this render: an effect still pending from an earlier render (a click just
+  // before the key press) runs first, and would otherwise focus the old day and use up the request.
   useEffect(() => {
-    if (!refocus.current) return
-    refocus.current = false
-    grid.current?.querySelector<HTMLElement>(`[data-key="${selectedKey}"]`)?.focus()
+    const key = refocus.current
+    const day = key && grid.current?.querySelector<HTMLElement>(`[data-key="${key}"]`)
+    if (!day) return // not drawn yet (another month): a later render's effect will find it
+    refocus.current = null
+    day.focus()
   })
 
   const choose = (key: string) => {
@@ -71,8 +76,9 @@ export function MonthCalendar({ month, events, selectedKey, todayKey, onSelect, 
     const move = moves[e.key]
     if (!move) return
     e.preventDefault()
-    refocus.current = true
-    choose(move())
+    const next = move()
+    refocus.current = next
+    choose(next)
   }
 
   const title = monthTitle(month)
