@@ -4,7 +4,7 @@
 // barcode that an independent reader decodes to the ticket code, the calendar, councils, My Events and
 // feedback on a completed event. The phone is set to Los Angeles; every date and time must read in
 // Asia/Kolkata all the same (and once more from a phone in Kiritimati, UTC+14).
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { devices, expect, test, type Locator, type Page } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
@@ -72,6 +72,8 @@ test.beforeAll(async () => {
 })
 test.afterAll(async () => {
   await server?.stop()
+  // Each run's embedded database is ~40 MB of temporary files.
+  if (server) rmSync(server.dataDir, { recursive: true, force: true })
 })
 
 test('home sections, trending labels and links, child events, event details', async ({ page }) => {

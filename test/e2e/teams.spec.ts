@@ -2,6 +2,7 @@
 // real server on a fresh embedded database with the demo data: the leader creates a team on a team event and
 // copies its invite code through the clipboard, a second student joins with it, the leader removes them and
 // then deletes the team; and every redirect of SPEC §4 between event details, team-register and team-details.
+import { rmSync } from 'node:fs'
 import { devices, expect, test, type Browser, type Page } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
 import { throttle } from './support/network.ts'
@@ -22,6 +23,8 @@ test.beforeAll(async () => {
 })
 test.afterAll(async () => {
   await server?.stop()
+  // Each run's embedded database is ~40 MB of temporary files.
+  if (server) rmSync(server.dataDir, { recursive: true, force: true })
 })
 
 /** A phone of its own (storage, clipboard) for a second student. */
