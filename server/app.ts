@@ -143,6 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       root: staticRoot,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz beside each text file (vite.config.ts): sent as they are, compressed once.
+      preCompressed: true,
       setHeaders(res, path) {
         // Hashed file names never change: cache them for a year. Everything else is revalidated.
         res.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache')

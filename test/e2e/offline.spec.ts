@@ -1,7 +1,7 @@
 // Installable and offline (issue 5), through the real server and the built app on a phone: Chromium finds the
 // app installable; with the network gone the app starts from the phone to Home with the last known data and
 // the offline notice, and a collected ticket opens with its barcode; logout drops the personal copies.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, devices, expect, test } from '@playwright/test'
@@ -47,6 +47,42 @@ test('Chromium finds the app installable: manifest and service worker, no instal
     await context.close()
     rmSync(profile, { recursive: true, force: true })
   }
+})
+
+test('compressed and cached right: precompressed shell, immutable hashed assets, revalidated index.html and sw.js, compressed API answers', async () => {
+  const get = (path: string, encoding = 'br, gzip') => fetch(server.url + path, { headers: { 'accept-encoding': encoding } })
+  const index = await get('/')
+  expect(index.headers.get('content-encoding')).toBe('br')
+  expect(index.headers.get('cache-control')).toBe('no-cache')
+  expect(index.headers.get('content-type')).toMatch(/^text\/html/)
+  const html = await index.text()
+  expect(html).toBe(readFileSync('dist/index.html', 'utf8'))
+  // A client route is index.html too, and gzip for a client without brotli.
+  const route = await get('/calendar', 'gzip')
+  expect(route.headers.get('content-encoding')).toBe('gzip')
+  expect(await route.text()).toBe(html)
+
+  const entry = html.match(/<script type="module" crossorigin src="([^"]+)"/)![1]
+  const asset = await get(entry)
+  expect(asset.headers.get('content-encoding')).toBe('br')
+  expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  expect(asset.headers.get('content-type')).toMatch(/javascript/)
+  // The build's own .br file, not a compression made for this request.
+  expect(Number(asset.headers.get('content-length'))).toBe(statSync('dist' + entry + '.br').size)
+  expect(await asset.text()).toBe(readFileSync('dist' + entry, 'utf8'))
+
+  const sw = await get('/sw.js')
+  expect(sw.headers.get('cache-control')).toBe('no-cache')
+  expect(sw.headers.get('content-type')).toMatch(/javascript/)
+
+  const api = await fetch(server.url + '/api/v1/event/p/get', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.accessToken}`, 'accept-encoding': 'br' },
+    body: 'true',
+  })
+  expect(api.status).toBe(200)
+  expect(api.headers.get('content-encoding')).toBe('br')
+  expect((await api.json()).error).toBe(false)
 })
 
 test('no network: the app starts to Home with the last known data and the notice, and the ticket opens with its barcode', async ({ page, context }) => {
