@@ -25,6 +25,8 @@ interface Run {
   /** When the home content rendered, splash or not (diagnostic: homeVisible is what a student sees). */
   contentRendered: number
   bytes: number
+  /** Cumulative layout shift of the start (images have explicit dimensions: expected 0). */
+  layoutShift: number
 }
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5))
@@ -53,6 +55,10 @@ const OBSERVER = `(() => {
     if (w.__splashOut === undefined && w.__sawSplash && (!splash || splash.classList.contains('splash-out'))) w.__splashOut = performance.now()
   }
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] })
+  w.__cls = 0
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) w.__cls += e.value
+  }).observe({ type: 'layout-shift', buffered: true })
 })()`
 
 const EMAIL = `bench.student.${process.pid}@example.edu`
@@ -154,6 +160,7 @@ async function measure(context: BrowserContext, url: string, profile: Profile, o
     ready: performance.getEntriesByName('app:code-data-ready')[0]?.startTime ?? null,
     content: (window as any).__content as number,
     splashOut: (window as any).__splashOut as number,
+    cls: (window as any).__cls as number,
   }))
   await page.close()
   return {
@@ -161,6 +168,7 @@ async function measure(context: BrowserContext, url: string, profile: Profile, o
     homeVisible: Math.round(Math.max(timing.content, timing.splashOut)),
     contentRendered: Math.round(timing.content),
     bytes: bytesAtHome,
+    layoutShift: Math.round(timing.cls * 1000) / 1000,
   }
 }
 
@@ -187,7 +195,7 @@ async function main() {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
-  const results: Record<string, { runs: Run[]; codeDataReady: unknown; homeVisible: unknown; bytes: unknown; targets: unknown[] }> = {}
+  const results: Record<string, { runs: Run[]; codeDataReady: unknown; homeVisible: unknown; bytes: unknown; layoutShift: number; targets: unknown[] }> = {}
   try {
     await onboard(server.url)
     for (const profile of PROFILE_NAMES) {
@@ -211,6 +219,7 @@ async function main() {
           codeDataReady: summary(ready),
           homeVisible: summary(runs.map((r) => r.homeVisible)),
           bytes: summary(runs.map((r) => r.bytes)),
+          layoutShift: Math.max(...runs.map((r) => r.layoutShift)),
           targets: (TARGETS[key] ?? []).map(({ metric, ms }) => {
             const m = metric === 'codeDataReady' ? median(ready) : median(runs.map((r) => r[metric] as number))
             return { metric, target: ms, median: m, met: m <= ms }
@@ -227,12 +236,12 @@ async function main() {
 
   const fmt = (s: any, unit: string) => (s ? `${s.median}${unit} (${s.min}–${s.max})` : 'n/a')
   console.log(`\nLoad benchmark: ${RUNS} run(s) each, Pixel 7 viewport, CPU 4× slower; median (range)`)
-  console.log(`${'profile'.padEnd(12)} ${'code+data ready'.padEnd(24)} ${'home visible'.padEnd(24)} ${'bytes'.padEnd(26)} targets`)
+  console.log(`${'profile'.padEnd(12)} ${'code+data ready'.padEnd(24)} ${'home visible'.padEnd(24)} ${'bytes'.padEnd(26)} ${'CLS max'.padEnd(8)} targets`)
   for (const [key, r] of Object.entries(results)) {
     const targets = (r.targets as { metric: string; target: number; median: number; met: boolean }[])
       .map((t) => `${t.metric} ≤ ${t.target} ms: ${t.met ? 'met' : 'MISSED'}`)
       .join('; ')
-    console.log(`${key.padEnd(12)} ${fmt(r.codeDataReady, ' ms').padEnd(24)} ${fmt(r.homeVisible, ' ms').padEnd(24)} ${fmt(r.bytes, ' B').padEnd(26)} ${targets}`)
+    console.log(`${key.padEnd(12)} ${fmt(r.codeDataReady, ' ms').padEnd(24)} ${fmt(r.homeVisible, ' ms').padEnd(24)} ${fmt(r.bytes, ' B').padEnd(26)} ${String(r.layoutShift).padEnd(8)} ${targets}`)
   }
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(
