@@ -33,14 +33,15 @@ const HOME_ROUTE = 'src/pages/home/index.tsx'
 export const brotliSize = (bytes: Buffer | string) =>
   brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
 
-/** The asset paths (relative to dist, no leading slash) that index.html loads itself. */
-export function htmlAssets(html: string): string[] {
+/** The asset paths (relative to dist, no leading slash) that index.html loads itself; `scriptsOnly`: just its scripts. */
+export function htmlAssets(html: string, scriptsOnly = false): string[] {
   const found = new Set<string>()
   const attr = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']+)["']`, 'i'))?.[1]
   for (const [tag] of html.matchAll(/<(script|link)\b[^>]*>/gi)) {
     const isScript = /^<script/i.test(tag)
     const rel = attr(tag, 'rel')?.toLowerCase()
     // `preload` too: index.html preloads the home screen's CSS (vite.config.ts), and it is downloaded at start.
+    if (scriptsOnly && !isScript) continue
     const url = isScript ? attr(tag, 'src') : rel === 'stylesheet' || rel === 'modulepreload' || rel === 'preload' ? attr(tag, 'href') : undefined
     if (url && !/^(https?:)?\/\//.test(url)) found.add(url.replace(/^\//, ''))
   }
@@ -71,13 +72,19 @@ export function measure(dist: string): Figure[] {
   const html = read('index.html').toString('utf8')
   const manifest: Manifest = JSON.parse(read('.vite/manifest.json').toString('utf8'))
 
-  const first = new Set(htmlAssets(html))
   const byFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]))
-  for (const file of [...first]) {
-    const key = byFile.get(file)
-    if (key) closure(manifest, key, first)
+  const withImports = (files: string[]) => {
+    const set = new Set(files)
+    for (const file of files) {
+      const key = byFile.get(file)
+      if (key) closure(manifest, key, set)
+    }
+    return set
   }
-  const shell = new Set(first) // what every screen already has, whatever the route
+  const first = withImports(htmlAssets(html))
+  // What every screen runs, whatever the route: index.html's scripts and their imports. A lazy route counts
+  // everything else it needs, even a chunk index.html also preloads for the home screen.
+  const shell = withImports(htmlAssets(html, true))
   closure(manifest, HOME_ROUTE, first)
   const figures: Figure[] = [
     { key: 'indexHtml', name: 'index.html', bytes: brotliSize(html) },
