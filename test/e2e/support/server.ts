@@ -43,7 +43,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const res = await fetch(`${url}/api/v1/auth/refresh-token`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
       if (res.status < 500) break
     } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL') // never leave a half-started server behind
+      throw new Error(`server did not start within 60 s:\n${log}`)
+    }
     await new Promise((r) => setTimeout(r, 200))
   }
   return {
