@@ -45,4 +45,25 @@ describe('overload', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode).toBe(200)
   })
+
+  it('a stalled event loop (mean delay over the threshold) sheds new requests with 503 until it recovers', async () => {
+    const stalled = await testApp({ app: { overload: { maxInFlight: 1000, maxEventLoopDelayMs: 50, retryAfterSeconds: 2 } } })
+    try {
+      const { auth } = await stalled.student()
+      // 2.5 s of 200 ms synchronous steps: what a saturated process looks like from the inside.
+      for (const until = Date.now() + 2500; Date.now() < until; ) {
+        const stepEnd = Date.now() + 200
+        while (Date.now() < stepEnd) {}
+        await new Promise((r) => setImmediate(r))
+      }
+      const shed = await stalled.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
+      expect(shed.statusCode).toBe(503)
+      expect(shed.headers['retry-after']).toBe('2')
+      await new Promise((r) => setTimeout(r, 2300)) // two quiet samples
+      const ok = await stalled.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
+      expect(ok.statusCode).toBe(200)
+    } finally {
+      await stalled.close()
+    }
+  }, 20_000)
 })
