@@ -12,6 +12,8 @@ import { testApp, type TestApp } from './helpers.ts'
 
 const CASES = Number(process.env.FUZZ_CASES ?? 5000)
 const SEED = Number(process.env.FUZZ_SEED ?? (Date.now() % 2 ** 31))
+// PGlite by default (fast, in npm test); FUZZ_KIND=postgres with TEST_DATABASE_URL runs it on PostgreSQL.
+const KIND = process.env.FUZZ_KIND === 'postgres' ? 'postgres' : 'pglite'
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
 function prng(seed: number) {
@@ -44,7 +46,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify
 
 type Call = { method: string; url: string | (() => string); fields: Record<string, () => unknown>; auth: boolean; valid?: () => Record<string, unknown> }
 
-describe('fuzz over every call', () => {
+describe(`fuzz over every call on ${KIND}`, () => {
   let t: TestApp
   let tables: string[]
   const ids: Record<string, number> = {}
@@ -52,7 +54,7 @@ describe('fuzz over every call', () => {
   let inviteCodes: string[] = []
 
   beforeAll(async () => {
-    t = await testApp()
+    t = await testApp({ kind: KIND })
     const { events } = await importCatalogue(t.database.db, {
       councils: [{ slug: 'cc', name: 'Cultural Committee' }],
       events: [
