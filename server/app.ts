@@ -53,7 +53,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     trustProxy: true,
-    return503OnClosing: true,
+    // Requests during shutdown get 503 from plugins/overload.ts, in the JSON error shape with Retry-After.
+    return503OnClosing: false,
     // A URL Fastify cannot decode (e.g. invalid UTF-8 in the path) is answered before routing, outside the
     // error handler: give it the same JSON error shape (found by the fuzz test).
     frameworkErrors: (_err, _request, reply: FastifyReply) => {

@@ -37,8 +37,22 @@ export const overload = global(async (app: FastifyInstance, options: OverloadOpt
   }
   const overloaded = () => inFlight >= options.maxInFlight || (options.maxEventLoopDelayMs > 0 && stalledMs > options.maxEventLoopDelayMs)
 
+  // Shutting down (SIGTERM): requests that still arrive on open keep-alive connections get a proper 503 in
+  // the API's error shape, with Retry-After and Connection: close, so the client retries on another instance.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+
   // The first onRequest hook of the app (registered first): a refused request costs nothing more.
   app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      return reply
+        .status(503)
+        .header('retry-after', String(options.retryAfterSeconds))
+        .header('connection', 'close')
+        .send({ error: true, message: 'The server is restarting. Please try again in a few seconds.' })
+    }
     if (overloaded()) {
       request.log.warn({ inFlight, eventLoopDelayMs: Math.round(stalledMs) }, 'overloaded: request refused with 503')
       return reply

@@ -1,5 +1,6 @@
 // Overload (issue 6): past the cap on requests in flight, new requests get 503 with Retry-After at once,
 // instead of queueing; when the held requests finish, the instance takes requests again.
+import { connect } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HEALTH_PATH } from '../../server/plugins/overload.ts'
@@ -66,4 +67,31 @@ describe('overload', () => {
       await stalled.close()
     }
   }, 20_000)
+
+  it('while closing (SIGTERM), the request in flight completes and the next one on its connection gets 503 in the error shape', async () => {
+    const closing = await testApp({ app: { overload: { maxInFlight: 1000, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } } })
+    const { auth } = await closing.student()
+    await closing.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = closing.app.server.address() as { port: number }
+    const socket = connect({ port, host: '127.0.0.1' })
+    let text = ''
+    socket.on('data', (d) => (text += d))
+    const ended = new Promise((r) => socket.on('close', r))
+    await new Promise((r) => socket.once('connect', r))
+    const held = '{"event_id":999999}'
+    // Request A: headers and half of its body, so it is in flight (not idle) when closing starts.
+    socket.write(`POST /api/v1/event/p/claim-ticket HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${held.length}\r\n\r\n${held.slice(0, 8)}`)
+    await new Promise((r) => setTimeout(r, 100))
+    const closed = closing.close()
+    await new Promise((r) => setTimeout(r, 100))
+    // The rest of A, then request B pipelined on the same connection, arriving while the server closes.
+    socket.write(`${held.slice(8)}POST /api/v1/council/p/get HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Length: 0\r\n\r\n`)
+    await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))])
+    socket.destroy()
+    await closed
+    const answers = text.split(/(?=HTTP\/1\.1 )/)
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 404', 'HTTP/1.1 503'])
+    expect(answers[1]).toMatch(/retry-after: 2/i)
+    expect(answers[1]).toContain('{"error":true,"message":"The server is restarting. Please try again in a few seconds."}')
+  })
 })
