@@ -32,8 +32,8 @@ if (first?.layout !== false) {
 // A finger on a link is ~100 ms ahead of its click: fetch that screen's code now.
 const preloadFromLink = (event: Event) =>
   preloadRoute((event.target as Element | null)?.closest?.('a[href]')?.getAttribute('href'))
+// pointerdown covers fingers, mice and pens alike (every phone browser has Pointer Events).
 addEventListener('pointerdown', preloadFromLink, { passive: true, capture: true })
-addEventListener('touchstart', preloadFromLink, { passive: true, capture: true })
 
 // test/e2e/update.spec.ts builds two versions told apart by VITE_BUILD_ID; unset (every real build), the
 // minifier drops this line.

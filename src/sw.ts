@@ -62,7 +62,8 @@ self.addEventListener('fetch', (event) => {
   const sameOrigin = url.origin === self.location.origin
   if (sameOrigin && url.pathname.startsWith('/api/')) return // sign-in pages and API answers: network only
 
-  if (request.mode === 'navigate' && sameOrigin) {
+  // Paths with a file extension are files (the server answers 404 for a missing one), never a route of the app.
+  if (request.mode === 'navigate' && sameOrigin && !/\.[a-z0-9]+$/i.test(url.pathname)) {
     // Every route of the SPA is index.html; the cached one matches the cached assets of the same build.
     event.respondWith(caches.match('/', { cacheName: SHELL }).then((hit) => hit ?? fetch(request)))
     return
