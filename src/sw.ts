@@ -4,7 +4,7 @@
 //
 //   app shell   every file of the build, fetched at install; navigations answer with the cached index.html and
 //               hashed assets come from the cache, so the app starts from the phone with or without a network
-//   images      cache first, refreshed in the background (event and organiser pictures of collected tickets)
+//   images      same-origin pictures: cache first, refreshed in the background (the event pictures of tickets)
 //   /api/       never touched: API answers are personal and are kept by the app itself (src/api/last-known.ts)
 //
 // New version: install the new shell, take over at once (skipWaiting + clients.claim), delete the old shell;
@@ -71,9 +71,10 @@ self.addEventListener('fetch', (event) => {
   if (sameOrigin) {
     const shellHit = caches.match(request, { cacheName: SHELL })
     event.respondWith(shellHit.then((hit) => hit ?? (request.destination === 'image' ? fromImages(request) : fetch(request))))
-    return
   }
-  if (request.destination === 'image') event.respondWith(fromImages(request))
+  // Pictures on other hosts (Google profile photos, event images elsewhere) are left to the browser: this
+  // worker runs under the server's CSP, whose connect-src is 'self', so its own fetch of them would be refused
+  // and the picture lost even online. Offline they come from the HTTP cache when their host allows it.
 })
 
 /** Cache first, then refresh in the background; the network's answer when the picture is not cached yet. */
@@ -81,8 +82,7 @@ async function fromImages(request: Request): Promise<Response> {
   const cache = await caches.open(IMAGES)
   const hit = await cache.match(request)
   const fresh = fetch(request).then(async (response) => {
-    // Opaque answers (pictures from another host without CORS) are kept too: the ticket needs them offline.
-    if (response.ok || response.type === 'opaque') {
+    if (response.ok) {
       await cache.put(request, response.clone())
       const keys = await cache.keys()
       for (const old of keys.slice(0, Math.max(0, keys.length - IMAGE_LIMIT))) await cache.delete(old)
