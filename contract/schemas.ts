@@ -1,16 +1,8 @@
 // One set of rules and messages (SPEC.md §5) for the onboarding and team forms, used by the app to
 // validate on touch and by the server to refuse bad input with the same words.
 import * as z from 'zod/mini'
-import {
-  BRANCHES_BY_YEAR,
-  GENDERS,
-  GRADUATION_YEARS,
-  INTEREST_OPTIONS,
-  INVITE_CODE_LENGTH,
-  PHONE_DIGITS,
-  TEAM_NAME_MIN,
-  branchFromWire,
-} from './constants.ts'
+import { GENDERS, INVITE_CODE_LENGTH, PHONE_DIGITS, TEAM_NAME_MIN } from './constants.ts'
+import { BRANCHES_BY_YEAR, GRADUATION_YEARS, INTEREST_OPTIONS, branchFromWire } from './profile-options.ts'
 
 // The messages live in a module without zod, so a screen that needs only the words (and a rule as short as
 // a length check) does not ship the validator. Re-exported here for everything that imported them from here.

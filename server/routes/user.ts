@@ -1,7 +1,8 @@
 // The signed-in user's own profile (API.md "user" rows): read it, and write the onboarding fields.
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { COLLEGE, DEGREE, branchFromWire, branchToWire } from '../../contract/constants.ts'
+import { COLLEGE, DEGREE } from '../../contract/constants.ts'
+import { branchFromWire, branchToWire } from '../../contract/profile-options.ts'
 import { firstError, onboardingPayload, type OnboardingPayload } from '../../contract/schemas.ts'
 import type { Deps } from '../deps.ts'
 import { users } from '../db/schema.ts'

@@ -1,7 +1,7 @@
 // The getting-started wizard (SPEC §2, §4, §5) through the real app, client and session against a fake server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { App } from '../../src/app.tsx'
-import { BRANCHES_BY_YEAR, INTEREST_OPTIONS } from '../../contract/constants.ts'
+import { BRANCHES_BY_YEAR, INTEREST_OPTIONS } from '../../contract/profile-options.ts'
 import { blur, choose, cleanup, click, fakeServer, getByText, go, mount, student, typeInto, waitFor } from './session-fakes.ts'
 
 const fresh = student({ phone_number: null, roll_number: null, gender: null, year: null, branch: null, interests: [] })

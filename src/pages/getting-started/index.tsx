@@ -3,15 +3,8 @@
 // message once touched (changed or left); Continue touches every control of the step.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import {
-  BRANCHES_BY_YEAR,
-  COLLEGE,
-  DEGREE,
-  GRADUATION_YEARS,
-  INTEREST_OPTIONS,
-  branchToWire,
-  type Gender,
-} from '../../../contract/constants.ts'
+import { COLLEGE, DEGREE, type Gender } from '../../../contract/constants.ts'
+import { BRANCHES_BY_YEAR, GRADUATION_YEARS, INTEREST_OPTIONS, branchToWire } from '../../../contract/profile-options.ts'
 import { educationalErrors, interestErrors, personalErrors } from './rules.ts'
 import { api } from '../../api/calls.ts'
 import { session } from '../../stores/session.ts'

@@ -2,7 +2,8 @@
 // interestStep in contract/schemas.ts (which the server applies), written out as plain checks so this route's
 // chunk does not carry zod (~5 KB brotli: it alone broke the 6 KB per-chunk budget). test/dom/onboarding-rules.test.ts
 // holds the two to the same answer over a table of inputs, so they cannot drift apart unnoticed.
-import { GENDERS, GRADUATION_YEARS, INTEREST_OPTIONS, PHONE_DIGITS } from '../../../contract/constants.ts'
+import { GENDERS, PHONE_DIGITS } from '../../../contract/constants.ts'
+import { GRADUATION_YEARS, INTEREST_OPTIONS } from '../../../contract/profile-options.ts'
 import { MESSAGES } from '../../../contract/messages.ts'
 
 type Errors = Record<string, string>
