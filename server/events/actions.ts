@@ -2,7 +2,7 @@
 // conditional statement, or one transaction whose statements carry their own conditions; the reads that
 // follow a refused write only choose the message, they never decide whether the write happens.
 import { randomBytes } from 'node:crypto'
-import { and, eq, exists, lt, sql } from 'drizzle-orm'
+import { and, eq, exists, sql } from 'drizzle-orm'
 import type { Db } from '../db/index.ts'
 import { events, participants } from '../db/schema.ts'
 import { HttpError, conflict, forbidden, isCheckViolation, isUniqueViolation, notFound } from '../errors.ts'
@@ -71,66 +71,55 @@ function rowsOf(result: unknown): unknown[] {
   return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])
 }
 
-class Refused extends Error {
-  constructor(readonly reason: 'participant' | 'event') {
-    super(reason)
-  }
+type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'sold_out'
+
+/** The refusal for each answer of claim_ticket() other than 'claimed'. */
+const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, () => HttpError> = {
+  not_found: () => notFound(MESSAGES.eventNotFound),
+  not_open: () => forbidden(MESSAGES.ticketsNotOpen),
+  not_registered: () => forbidden(MESSAGES.notRegistered),
+  already: () => conflict(MESSAGES.alreadyHasTicket),
+  sold_out: () => conflict(MESSAGES.soldOut),
 }
 
-/** Claims the caller's ticket; never more than ticket_count in total, never two for one student. */
-export async function claimTicket(db: Db, userId: number, eventId: number): Promise<string> {
-  const event = await eventOrNotFound(db, eventId)
-  if (event.state !== 'TICKET_OPEN' || !event.isTicketFeatureEnabled) throw forbidden(MESSAGES.ticketsNotOpen)
+/** The RAISE of claim_ticket() when the counter did not move after the caller's row was updated. */
+function isCounterRefusal(err: unknown): boolean {
+  for (let e: any = err; e; e = e.cause) if (e.code === 'P0001' && e.hint === 'claim_ticket_refused') return true
+  return false
+}
 
+/**
+ * Claims the caller's ticket; never more than ticket_count in total, never two for one student.
+ * The whole claim is the database function claim_ticket() (migration 0001_claim_ticket_function.sql): one
+ * statement, one round trip, so during a rush the event's row lock is held only inside the database and
+ * never while a busy app server gets round to sending COMMIT (the transaction of two updates from here held
+ * it across two round trips, and every claim queued behind it).
+ */
+export async function claimTicket(db: Db, userId: number, eventId: number): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const code = newTicketCode()
+    let status: ClaimStatus
     try {
-      await db.transaction(async (tx) => {
-        // Locks the caller's row first: a second claim by the same student waits here, then finds the
-        // ticket already collected and stops before it touches the event's counter.
-        const mine = await tx
-          .update(participants)
-          .set({ ticketCollected: true, ticketCode: code, ticketCollectedAt: sql`now()` })
-          .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId), eq(participants.ticketCollected, false)))
-          .returning({ id: participants.id })
-        if (mine.length === 0) throw new Refused('participant')
-        // PostgreSQL re-checks the WHERE on the latest row version after waiting for the row lock, so of
-        // any number of concurrent claims only ticket_count ever pass this condition.
-        const counted = await tx
-          .update(events)
-          .set({ ticketsSold: sql`${events.ticketsSold} + 1` })
-          .where(
-            and(
-              eq(events.id, eventId),
-              lt(events.ticketsSold, events.ticketCount),
-              eq(events.state, 'TICKET_OPEN'),
-              eq(events.isTicketFeatureEnabled, true),
-            ),
-          )
-          .returning({ id: events.id })
-        if (counted.length === 0) throw new Refused('event') // rolls back the participant's update
-      })
-      return code
+      const [row] = rowsOf(await db.execute(sql`SELECT claim_ticket(${eventId}::int, ${userId}::int, ${code}::text) AS status`)) as { status: ClaimStatus }[]
+      status = row.status
     } catch (err) {
-      if (err instanceof Refused) throw await refusalFor(db, userId, eventId, err.reason)
+      // Rolled back inside the database: the tickets ran out (or closed) between its first read and the update.
+      if (isCounterRefusal(err)) throw await eventRefusal(db, eventId)
       // The CHECK constraint is the backstop if the conditional update were ever wrong.
       if (isCheckViolation(err, 'events_tickets_within_count')) throw conflict(MESSAGES.soldOut)
       // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
       if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 3) continue
       throw err
     }
+    if (status === 'claimed') return code
+    const refusal = CLAIM_REFUSALS[status]
+    if (!refusal) throw new Error(`claim_ticket answered ${String(status)}`)
+    throw refusal()
   }
 }
 
-/** Why a claim found no row to update: read after the rollback, only to choose the words. */
-async function refusalFor(db: Db, userId: number, eventId: number, reason: 'participant' | 'event'): Promise<HttpError> {
-  if (reason === 'participant') {
-    const [mine] = await db
-      .select({ ticketCollected: participants.ticketCollected })
-      .from(participants)
-      .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId)))
-    return mine ? conflict(MESSAGES.alreadyHasTicket) : forbidden(MESSAGES.notRegistered)
-  }
+/** Why the counter did not move: read after the rollback, only to choose the words. */
+async function eventRefusal(db: Db, eventId: number): Promise<HttpError> {
   const event = await eventOrNotFound(db, eventId)
   if (event.state !== 'TICKET_OPEN' || !event.isTicketFeatureEnabled) return forbidden(MESSAGES.ticketsNotOpen)
   return conflict(MESSAGES.soldOut)
