@@ -12,6 +12,7 @@ import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import { teamActions, type TeamStore } from '../../stores/team.ts'
+import { EventNotFound, useTeamEvent } from '../team-event.tsx'
 import styles from './style.module.css'
 
 export interface TeamDetailsProps {
@@ -26,22 +27,11 @@ type Asking = { kind: 'delete' } | { kind: 'remove'; member: TeamMember['user'] 
 
 export default function TeamDetails({ id, detail = eventDetail, teams = teamActions }: TeamDetailsProps) {
   const { route } = useLocation()
-  const [loaded, setLoaded] = useState(false)
+  const { loaded, event, redirect } = useTeamEvent(id, detail, 'team-details')
   const [asking, setAsking] = useState<Asking | null>(null)
   const membersHeading = useRef<HTMLHeadingElement>(null)
   // Where focus goes once the dialog has closed, when the control that opened it is gone (a removed row).
   const focusAfter = useRef<HTMLElement | null>(null)
-
-  // The store may still hold this event as another screen saw it (before the team was created, say):
-  // the redirects below wait for this screen's own fetch.
-  useEffect(() => {
-    let live = true
-    setLoaded(false)
-    void detail.load(id).then(() => live && setLoaded(true))
-    return () => {
-      live = false
-    }
-  }, [id])
 
   useEffect(() => {
     if (!asking && focusAfter.current) {
@@ -50,29 +40,10 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
     }
   }, [asking])
 
-  const eventId = Number(id)
-  const stored = detail.event.value
-  const event = loaded && stored?.id === eventId ? stored : null
   const team = event && event.Participant ? event.Participant.team : null
-  // SPEC §4: an individual event has no teams; without a team the student belongs on team-register (also
-  // where a student lands after removing themself). Decided on settled data only, never mid-refetch.
-  const redirect =
-    !event || detail.loading.value ? null : event.ma_ppt < 2 ? `/event-details/${id}` : !team ? `/team-register/${id}` : null
-  useEffect(() => {
-    if (redirect) route(redirect, true)
-  }, [redirect])
 
   if (!loaded || redirect || (detail.loading.value && !team)) return <PageSpinner />
-  if (detail.notFound.value) {
-    return (
-      <div class="page-message">
-        <h1>Event not found</h1>
-        <p>
-          <a href="/">Go to Home</a>
-        </p>
-      </div>
-    )
-  }
+  if (detail.notFound.value) return <EventNotFound />
   if (!event || !team) {
     return (
       <div class="page-message" role="alert">

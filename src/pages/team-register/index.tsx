@@ -1,13 +1,14 @@
 // Team register (SPEC §2, §4, §5, §8): the Create Team and Join Team forms of a team event. Rules and messages
 // are the server's (see rules.ts); a field shows its message once touched.
 // A refusal from the server is shown in a 3-second toast; success goes to the team's page.
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { ApiError } from '../../api/client.ts'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { teamActions, type TeamStore } from '../../stores/team.ts'
+import { EventNotFound, useTeamEvent } from '../team-event.tsx'
 import { inviteCodeError, teamNameError } from './rules.ts'
 import styles from './style.module.css'
 
@@ -23,52 +24,15 @@ type Field = 'name' | 'code'
 
 export default function TeamRegister({ id, detail = eventDetail, teams = teamActions }: TeamRegisterProps) {
   const { route } = useLocation()
-  const [loaded, setLoaded] = useState(false)
+  const { loaded, event, redirect } = useTeamEvent(id, detail, 'team-register')
   const [name, setName] = useState('')
   const [code, setCode] = useState('')
   const [touched, setTouched] = useState<Record<Field, boolean>>({ name: false, code: false })
   const nameInput = useRef<HTMLInputElement>(null)
   const codeInput = useRef<HTMLInputElement>(null)
 
-  // The store may still hold this event from another screen (Participant as it was then): the redirects
-  // below wait for this screen's own fetch.
-  useEffect(() => {
-    let live = true
-    setLoaded(false)
-    void detail.load(id).then(() => live && setLoaded(true))
-    return () => {
-      live = false
-    }
-  }, [id])
-
-  const eventId = Number(id)
-  const stored = detail.event.value
-  const event = loaded && stored?.id === eventId ? stored : null
-  // SPEC §4: an individual event has no teams; a student already in a team belongs on its page. A registration
-  // without a team cannot arise for a team event; were it to, sending it to team-details would bounce straight
-  // back here, so only a team counts. Decided on settled data only, never mid-refetch.
-  const redirect = !event || detail.loading.value
-    ? null
-    : event.ma_ppt < 2
-      ? `/event-details/${id}`
-      : event.Participant && event.Participant.team
-        ? `/team-details/${id}`
-        : null
-  useEffect(() => {
-    if (redirect) route(redirect, true)
-  }, [redirect])
-
   if (!loaded || redirect || (detail.loading.value && !event)) return <PageSpinner />
-  if (detail.notFound.value) {
-    return (
-      <div class="page-message">
-        <h1>Event not found</h1>
-        <p>
-          <a href="/">Go to Home</a>
-        </p>
-      </div>
-    )
-  }
+  if (detail.notFound.value) return <EventNotFound />
   if (!event) {
     return (
       <div class="page-message" role="alert">

@@ -1,0 +1,55 @@
+// What the two team screens (team-register, team-details) share: the event fetched afresh for the screen,
+// the one rule of which of the screens an event belongs on, and the redirect to it.
+import { useEffect, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
+import type { EventDetail } from '../../contract/types.ts'
+import type { EventDetailStore } from '../stores/event-detail.ts'
+
+/**
+ * SPEC §4: an individual event has no teams; a student in a team belongs on its page, any other student on
+ * team-register (also where a student lands after removing themself). Only a team counts: a registration
+ * without one cannot arise for a team event, and sending it to team-details would bounce straight back.
+ */
+const screenFor = (event: EventDetail, id: string) =>
+  event.ma_ppt < 2 ? `/event-details/${id}` : event.Participant && event.Participant.team ? `/team-details/${id}` : `/team-register/${id}`
+
+/**
+ * The event of `id` once this screen's own fetch has ended (null before, or when it failed), and `redirect`,
+ * the screen the event belongs on when it is not `here` (null while it is, and mid-refetch).
+ */
+export function useTeamEvent(id: string, detail: EventDetailStore, here: 'team-details' | 'team-register') {
+  const { route } = useLocation()
+  const [loaded, setLoaded] = useState(false)
+
+  // The store may still hold this event as another screen saw it (Participant as it was then, before the team
+  // was created, say): the redirect below waits for this screen's own fetch.
+  useEffect(() => {
+    let live = true
+    setLoaded(false)
+    void detail.load(id).then(() => live && setLoaded(true))
+    return () => {
+      live = false
+    }
+  }, [id])
+
+  const stored = detail.event.value
+  const event = loaded && stored?.id === Number(id) ? stored : null
+  // Decided on settled data only, never mid-refetch.
+  const target = !event || detail.loading.value ? null : screenFor(event, id)
+  const redirect = target === `/${here}/${id}` ? null : target
+  useEffect(() => {
+    if (redirect) route(redirect, true)
+  }, [redirect])
+
+  return { loaded, event, redirect }
+}
+
+/** Both team screens' answer to an event the server does not know. */
+export const EventNotFound = () => (
+  <div class="page-message">
+    <h1>Event not found</h1>
+    <p>
+      <a href="/">Go to Home</a>
+    </p>
+  </div>
+)
