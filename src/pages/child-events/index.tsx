@@ -4,7 +4,7 @@ import { useEffect } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
-import { PageSpinner } from '../../components/spinner/index.tsx'
+import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { events } from '../../stores/events.ts'
@@ -26,15 +26,13 @@ export default function ChildEvents() {
   }, [notFound])
 
   if (!parent) {
-    const error = eventDetail.error.value
-    if (!error) return <PageSpinner label="Loading the events" />
     return (
-      <div class="page-message" role="alert">
-        <p>Could not load the event: {error}</p>
-        <button type="button" class="button" onClick={() => eventDetail.refresh()}>
-          Try again
-        </button>
-      </div>
+      <LoadOrRetry
+        loading="Loading the events"
+        what="the event"
+        error={eventDetail.error.value}
+        retry={() => eventDetail.refresh()}
+      />
     )
   }
 

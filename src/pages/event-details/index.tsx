@@ -6,7 +6,7 @@ import { useRoute } from 'preact-iso'
 import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
 import type { EventDetail } from '../../../contract/types.ts'
 import { RatingPopup } from '../../components/rating-popup/index.tsx'
-import { PageSpinner } from '../../components/spinner/index.tsx'
+import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../lib/action-button.ts'
 import { calendarLink } from '../../lib/calendar-link.ts'
@@ -72,15 +72,13 @@ export default function EventDetails() {
     )
   }
   if (!event) {
-    const error = eventDetail.error.value
-    if (!error) return <PageSpinner label="Loading the event" />
     return (
-      <div class="page-message" role="alert">
-        <p>Could not load the event: {error}</p>
-        <button type="button" class="button" onClick={() => eventDetail.refresh()}>
-          Try again
-        </button>
-      </div>
+      <LoadOrRetry
+        loading="Loading the event"
+        what="the event"
+        error={eventDetail.error.value}
+        retry={() => eventDetail.refresh()}
+      />
     )
   }
 

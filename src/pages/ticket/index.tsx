@@ -3,7 +3,7 @@
 import { useEffect } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { Barcode } from '../../components/barcode/index.tsx'
-import { PageSpinner } from '../../components/spinner/index.tsx'
+import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import s from './style.module.css'
@@ -35,15 +35,13 @@ export default function Ticket() {
     )
   }
   if (!event || String(event.id) !== id) {
-    const error = eventDetail.error.value
-    if (!error) return <PageSpinner label="Loading the ticket" />
     return (
-      <div class="page-message" role="alert">
-        <p>Could not load the ticket: {error}</p>
-        <button type="button" class="button" onClick={() => eventDetail.refresh()}>
-          Try again
-        </button>
-      </div>
+      <LoadOrRetry
+        loading="Loading the ticket"
+        what="the ticket"
+        error={eventDetail.error.value}
+        retry={() => eventDetail.refresh()}
+      />
     )
   }
 
