@@ -4,23 +4,24 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
-import { call, collectedTicket, eventId, newcomer, signIn, student, type Tokens } from './offline-helpers.ts'
+import { collectedTicket } from './support/offline.ts'
+import { eventId, mustCall, newStudent, newcomer, signIn, type Student } from './support/students.ts'
 
 let server: RunningServer
-let meera: Tokens
+let meera: Student
 const ids: Record<string, number> = {}
 
 test.beforeAll(async () => {
   server = await startServer()
-  meera = await student(server.url)
+  meera = await newStudent(server.url, 'Meera Iyer')
   const collected = await collectedTicket(server, meera)
   server = collected.server
   ids.ticket = collected.id
-  ids.techfest = await eventId(server.url, meera.accessToken, 'Techfest 2026')
-  ids.hackathon = await eventId(server.url, meera.accessToken, 'Codestorm Hackathon')
-  ids.ctf = await eventId(server.url, meera.accessToken, 'Capture the Flag')
-  ids.robo = await eventId(server.url, meera.accessToken, 'Robo Race')
-  await call(server.url, meera.accessToken, '/event/p/create-team/', { event_id: ids.robo, team_name: 'Byte Club' })
+  ids.techfest = await eventId(server.url, meera, 'Techfest 2026')
+  ids.hackathon = await eventId(server.url, meera, 'Codestorm Hackathon')
+  ids.ctf = await eventId(server.url, meera, 'Capture the Flag')
+  ids.robo = await eventId(server.url, meera, 'Robo Race')
+  await mustCall(server.url, meera.accessToken, '/event/p/create-team/', { event_id: ids.robo, team_name: 'Byte Club' })
 })
 test.afterAll(async () => {
   await server?.stop()

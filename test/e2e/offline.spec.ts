@@ -6,16 +6,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, devices, expect, test } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
-import { collectedTicket, controlledBySW, signIn, student, type Tokens } from './offline-helpers.ts'
+import { collectedTicket, controlledBySW } from './support/offline.ts'
+import { newStudent, signIn, type Student } from './support/students.ts'
 
 const NOTICE = 'You are offline. Showing what was last loaded.'
 
 let server: RunningServer
-let tokens: Tokens
+let tokens: Student
 let ticket: { id: number; code: string }
 test.beforeAll(async () => {
   server = await startServer()
-  tokens = await student(server.url)
+  tokens = await newStudent(server.url, 'Meera Iyer')
   const collected = await collectedTicket(server, tokens)
   server = collected.server
   ticket = { id: collected.id, code: collected.code }

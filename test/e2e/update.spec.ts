@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
-import { controlledBySW } from './offline-helpers.ts'
+import { controlledBySW } from './support/offline.ts'
 
 let server: RunningServer
 let root: string

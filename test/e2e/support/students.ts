@@ -63,13 +63,21 @@ export async function devSignIn(baseUrl: string, name: string, email: string): P
 
 let counter = 0
 
+/** A distinct address per student of this process, made from the name. */
+const addressFor = (name: string, n: number) => `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${process.pid}.${n}@example.edu`
+
+/** A signed-in student who has not completed onboarding yet (the app sends them to getting-started). */
+export async function newcomer(baseUrl: string, name = 'Kabir Shah'): Promise<{ accessToken: string; refreshToken: string }> {
+  return devSignIn(baseUrl, name, addressFor(name, ++counter))
+}
+
 /**
  * A signed-in student with a complete profile (phone and roll number on file), ready for Home.
  * `phone` defaults to a distinct 10-digit number per student.
  */
 export async function newStudent(baseUrl: string, name: string, email?: string): Promise<Student> {
   const n = ++counter
-  const address = email ?? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${process.pid}.${n}@example.edu`
+  const address = email ?? addressFor(name, n)
   const tokens = await devSignIn(baseUrl, name, address)
   const { user } = await mustCall(baseUrl, tokens.accessToken, '/user/p/update', {
     phone_number: `98${String(10_000_000 + n * 7919).slice(-8)}`,
@@ -94,6 +102,18 @@ export async function openAs(page: Page, baseUrl: string, student: Student) {
   await page.goto(`${baseUrl}/login#${fragment}`)
   await page.waitForURL(`${baseUrl}/`, { timeout: 20_000 })
   await page.getByText('Namaste').waitFor({ timeout: 20_000 })
+}
+
+/**
+ * Puts the tokens where the app keeps them (SPEC §3), from a page of the app's origin, and stays on /login: for
+ * walks that go on to a screen of their own (or must not wait for Home, as openAs does).
+ */
+export async function signIn(page: Page, baseUrl: string, tokens: { accessToken: string; refreshToken: string }) {
+  await page.goto(baseUrl + '/login')
+  await page.evaluate((t) => {
+    localStorage.setItem('accessToken', t.accessToken)
+    localStorage.setItem('refreshToken', t.refreshToken)
+  }, tokens)
 }
 
 /** The event list as the student's app receives it, flattened ({STATE: [...]} → [...]). */
