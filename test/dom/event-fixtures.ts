@@ -1,55 +1,36 @@
 // Events for the DOM tests of the event screens, and a fake server that answers the session calls plus the
 // event calls from a small in-memory state, so flows (register → refetch) behave like the real server.
-import type { EventState } from '../../contract/constants.ts'
-import type { Council, EventDetail, EventsByState, EventSummary, MyEvent } from '../../contract/types.ts'
+import type { Council, EventDetail, EventSummary, MyEvent } from '../../contract/types.ts'
+import { eventDetail, eventSummary, grouped, newEventId } from '../fixtures/events.ts'
 import { fakeServer, student, type Handler } from './session-fakes.ts'
 
-let nextId = 100
+export { grouped }
+
+/** What the event screens show (pictures, a date, a venue, an organiser), so the tests can look for it. */
+const shown = (id: number): Partial<Omit<EventSummary, 'Participant'>> => ({
+  name: `Event ${id}`,
+  description: `Short about ${id}`,
+  event_page_image_url: `https://img.example/${id}.png`,
+  banner_url: `https://img.example/${id}-banner.png`,
+  dates: ['2026-11-21T13:00:00Z'], // 06:30 PM IST
+  venue: 'Auditorium Main Building',
+  organizer: { id: 1, name: 'CSI Council', photo_url: 'https://img.example/csi.png' },
+})
 
 export function summary(over: Partial<EventSummary> = {}): EventSummary {
-  const id = over.id ?? nextId++
-  return {
-    id,
-    name: `Event ${id}`,
-    description: `Short about ${id}`,
-    event_page_image_url: `https://img.example/${id}.png`,
-    banner_url: `https://img.example/${id}-banner.png`,
-    dates: ['2026-11-21T13:00:00Z'], // 06:30 PM IST
-    venue: 'Auditorium Main Building',
-    tags: [],
-    organizer: { id: 1, name: 'CSI Council', photo_url: 'https://img.example/csi.png' },
-    parent_id: null,
-    children: [],
-    state: 'REGISTRATION_OPEN',
-    fee: 0,
-    ma_ppt: 1,
-    registration_type: 'ONPLATFORM',
-    external_registration_link: null,
-    start_in_event_activity: false,
-    in_event_activity: null,
-    is_ticket_feature_enabled: false,
-    ticket_count: 0,
-    tickets_sold: 0,
-    Participant: false,
-    ...over,
-  }
+  const id = over.id ?? newEventId()
+  return eventSummary({ ...shown(id), ...over, id })
 }
 
 export function detail(over: Partial<EventDetail> = {}): EventDetail {
-  const { Participant, ...rest } = over
-  return { ...summary(rest as Partial<EventSummary>), long_description: 'Line one\nLine two', Participant: Participant ?? false, ...rest }
+  const id = over.id ?? newEventId()
+  return eventDetail({ ...shown(id), long_description: 'Line one\nLine two', ...over, id })
 }
 
 /** The detail's list form (what POST /event/p/get holds). */
 export function toSummary(e: EventDetail): EventSummary {
   const { long_description: _, Participant: p, ...rest } = e
   return { ...rest, Participant: p && { ticket_collected: p.ticket_collected, team: p.team && { id: p.team.id, name: p.team.name } } }
-}
-
-export function grouped(list: EventSummary[]): EventsByState {
-  const out: EventsByState = {}
-  for (const e of list) (out[e.state as EventState] ??= []).push(e)
-  return out
 }
 
 export interface World {

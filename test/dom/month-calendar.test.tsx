@@ -8,16 +8,11 @@ import type { EventSummary } from '../../contract/types.ts'
 import { MonthCalendar, type MonthCalendarProps } from '../../src/components/month-calendar/index.tsx'
 import s from '../../src/components/month-calendar/style.module.css'
 import { addMonths, monthOfKey, type Month } from '../../src/lib/calendar.ts'
+import { eventSummary, newEventId } from '../fixtures/events.ts'
 
-let nextId = 1
 function ev(state: EventState, dates: string[]): EventSummary {
-  const id = nextId++
-  return {
-    id, name: `E${id}`, description: '', event_page_image_url: null, banner_url: null, dates, venue: '', tags: [],
-    organizer: { id: 1, name: 'CSI', photo_url: null }, parent_id: null, children: [], state, fee: 0, ma_ppt: 1,
-    registration_type: 'ONPLATFORM', external_registration_link: null, start_in_event_activity: false,
-    in_event_activity: null, is_ticket_feature_enabled: false, ticket_count: 0, tickets_sold: 0, Participant: false,
-  }
+  const id = newEventId()
+  return eventSummary({ id, name: `E${id}`, dates, venue: '', state })
 }
 
 const NOV_2026: Month = { year: 2026, month: 11 }

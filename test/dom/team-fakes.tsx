@@ -10,6 +10,7 @@ import TeamDetails from '../../src/pages/team-details/index.tsx'
 import TeamRegister from '../../src/pages/team-register/index.tsx'
 import { EventDetailModel } from '../../src/stores/event-detail.ts'
 import { TeamModel } from '../../src/stores/team.ts'
+import { eventDetail } from '../fixtures/events.ts'
 import { go, mount, waitFor } from './session-fakes.ts'
 
 export const EVENT_ID = 5
@@ -28,32 +29,18 @@ export const byteClub = (over: Partial<Team> = {}): Team => ({
 })
 
 export function teamEvent(over: Partial<EventDetail> = {}): EventDetail {
-  return {
+  return eventDetail({
     id: EVENT_ID,
     name: 'Hack the Campus',
     description: 'A 24-hour hackathon',
     long_description: 'Build something in 24 hours.',
-    event_page_image_url: null,
-    banner_url: null,
     dates: ['2030-02-01T10:00:00+05:30'],
     venue: 'Auditorium Block A',
     tags: ['Tech'],
     organizer: { id: 1, name: 'CSI', photo_url: null },
-    parent_id: null,
-    children: [],
-    state: 'REGISTRATION_OPEN',
-    fee: 0,
     ma_ppt: 4,
-    registration_type: 'ONPLATFORM',
-    external_registration_link: null,
-    start_in_event_activity: false,
-    in_event_activity: null,
-    is_ticket_feature_enabled: false,
-    ticket_count: 0,
-    tickets_sold: 0,
-    Participant: false,
     ...over,
-  }
+  })
 }
 
 export const inTeam = (team: Team = byteClub()): EventDetail['Participant'] => ({

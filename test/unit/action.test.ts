@@ -10,33 +10,19 @@ import {
   RSVPING,
   type ActionButton,
 } from '../../src/lib/action-button.ts'
+import { eventSummary } from '../fixtures/events.ts'
 
 function ev(state: EventState, extra: Partial<EventSummary> = {}): EventSummary {
-  return {
+  return eventSummary({
     id: 7,
     name: 'Hackathon',
-    description: '',
-    event_page_image_url: null,
-    banner_url: null,
     dates: ['2026-11-21T13:00:00Z'],
-    venue: 'Seminar Hall',
-    tags: [],
-    organizer: { id: 1, name: 'CSI', photo_url: null },
-    parent_id: null,
-    children: [],
     state,
-    fee: 0,
-    ma_ppt: 1,
-    registration_type: 'ONPLATFORM',
-    external_registration_link: null,
-    start_in_event_activity: false,
-    in_event_activity: null,
     is_ticket_feature_enabled: true,
     ticket_count: 100,
     tickets_sold: 10,
-    Participant: false,
     ...extra,
-  }
+  })
 }
 
 const registered = { Participant: { ticket_collected: false, team: null } }

@@ -13,6 +13,7 @@ import {
   noEventsText,
   scheduleFor,
 } from '../../src/lib/calendar.ts'
+import { eventSummary, newEventId } from '../fixtures/events.ts'
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 
@@ -81,34 +82,16 @@ test('month of a key and month titles', () => {
   expect(monthTitle({ year: 2027, month: 1 })).toBe('January 2027')
 })
 
-let nextId = 1
 function ev(state: EventState, dates: string[], extra: Partial<EventSummary> = {}): EventSummary {
-  const id = nextId++
-  return {
+  const id = newEventId()
+  return eventSummary({
     id,
     name: `Event ${id}`,
-    description: '',
-    event_page_image_url: null,
-    banner_url: null,
     dates,
-    venue: 'Seminar Hall',
-    tags: [],
     organizer: { id: 1, name: 'CSI', photo_url: `/org/${id}.png` },
-    parent_id: null,
-    children: [],
     state,
-    fee: 0,
-    ma_ppt: 1,
-    registration_type: 'ONPLATFORM',
-    external_registration_link: null,
-    start_in_event_activity: false,
-    in_event_activity: null,
-    is_ticket_feature_enabled: false,
-    ticket_count: 0,
-    tickets_sold: 0,
-    Participant: false,
     ...extra,
-  }
+  })
 }
 
 describe('eventsByDay', () => {

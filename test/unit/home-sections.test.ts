@@ -4,40 +4,19 @@ import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventSummary, EventsByState } from '../../contract/types.ts'
 import { homeSections } from '../../src/lib/home-sections.ts'
+import { eventSummary, grouped, newEventId } from '../fixtures/events.ts'
 
-let nextId = 100
 function ev(state: EventState, extra: Partial<EventSummary> = {}): EventSummary {
-  const id = nextId++
-  return {
+  const id = newEventId()
+  return eventSummary({
     id,
     name: `E${id}`,
-    description: '',
-    event_page_image_url: null,
-    banner_url: null,
-    dates: [],
     venue: '',
-    tags: [],
-    organizer: { id: 1, name: 'CSI', photo_url: null },
-    parent_id: null,
-    children: [],
     state,
-    fee: 0,
-    ma_ppt: 1,
-    registration_type: 'ONPLATFORM',
-    external_registration_link: null,
-    start_in_event_activity: false,
-    in_event_activity: null,
     is_ticket_feature_enabled: true,
     ticket_count: 10,
-    tickets_sold: 0,
-    Participant: false,
     ...extra,
-  }
-}
-const group = (events: EventSummary[]): EventsByState => {
-  const out: EventsByState = {}
-  for (const e of events) (out[e.state] ??= []).push(e)
-  return out
+  })
 }
 const ticket = { Participant: { ticket_collected: true, team: null } }
 const noTicket = { Participant: { ticket_collected: false, team: null } }
@@ -52,7 +31,7 @@ test('no events: no sections at all', () => {
 })
 
 test('all five sections in screen order when each has an event', () => {
-  const data = group([
+  const data = grouped([
     ev('UPCOMING'),
     ev('REGISTRATION_OPEN'),
     ev('TICKET_OPEN'),
@@ -72,12 +51,12 @@ describe('Your Tickets', () => {
     ['COMPLETED with ticket', ev('COMPLETED', ticket), false],
     ['a child event with ticket counts too', ev('ONGOING', { ...ticket, parent_id: 1 }), true],
   ] as const)('%s → %s', (_, e, shown) => {
-    expect(ids(group([e]), 'Your Tickets') ?? []).toEqual(shown ? [e.id] : [])
+    expect(ids(grouped([e]), 'Your Tickets') ?? []).toEqual(shown ? [e.id] : [])
   })
 
   test('links to the ticket', () => {
     const e = ev('TICKET_CLOSED', ticket)
-    expect(section(group([e]), 'Your Tickets')!.items[0]).toEqual({ event: e, href: `/ticket/${e.id}` })
+    expect(section(grouped([e]), 'Your Tickets')!.items[0]).toEqual({ event: e, href: `/ticket/${e.id}` })
   })
 })
 
@@ -89,7 +68,7 @@ describe('Trending', () => {
     const on = ev('ONGOING')
     const tix = ev('TICKET_OPEN')
     const tix2 = ev('TICKET_OPEN')
-    const data = group([up, reg, on, tix, tix2])
+    const data = grouped([up, reg, on, tix, tix2])
     expect(section(data, 'Trending Events')!.items.map((i) => [i.event.id, i.label])).toEqual([
       [tix.id, 'RSVP Now'],
       [tix2.id, 'RSVP Now'],
@@ -100,14 +79,14 @@ describe('Trending', () => {
   })
 
   test.each(['REGISTRATION_CLOSED', 'TICKET_CLOSED', 'COMPLETED'] as const)('%s is never trending', (state) => {
-    expect(section(group([ev(state)]), 'Trending Events')).toBeUndefined()
+    expect(section(grouped([ev(state)]), 'Trending Events')).toBeUndefined()
   })
 
   test('child events are left out; a parent links to its children, a plain event to its details', () => {
     const parent = ev('REGISTRATION_OPEN', { children: [{ id: 900 }, { id: 901 }] })
     const child = ev('REGISTRATION_OPEN', { parent_id: parent.id })
     const plain = ev('UPCOMING')
-    const items = section(group([parent, child, plain]), 'Trending Events')!.items
+    const items = section(grouped([parent, child, plain]), 'Trending Events')!.items
     expect(items.map((i) => [i.event.id, i.href])).toEqual([
       [parent.id, `/child-events/${parent.id}`],
       [plain.id, `/event-details/${plain.id}`],
@@ -124,17 +103,17 @@ describe('Upcoming, Registration Open and Tickets Released', () => {
     const parent = ev(state, { children: [{ id: 1 }] })
     const child = ev(state, { parent_id: parent.id })
     const single = ev(state)
-    const data = group([parent, child, single, ev('COMPLETED'), ev('REGISTRATION_CLOSED')])
+    const data = grouped([parent, child, single, ev('COMPLETED'), ev('REGISTRATION_CLOSED')])
     expect(ids(data, title)).toEqual([child.id, single.id])
     expect(section(data, title)!.items.every((i) => i.href === `/event-details/${i.event.id}` && i.label === undefined)).toBe(true)
   })
 
   test('a section whose only events are parents is hidden', () => {
-    const data = group([ev('UPCOMING', { children: [{ id: 1 }] })])
+    const data = grouped([ev('UPCOMING', { children: [{ id: 1 }] })])
     expect(titles(data)).toEqual(['Trending Events'])
   })
 })
 
 test('states that feed no section (REGISTRATION_CLOSED, COMPLETED) show nothing', () => {
-  expect(homeSections(group([ev('REGISTRATION_CLOSED', ticket), ev('COMPLETED', ticket)]))).toEqual([])
+  expect(homeSections(grouped([ev('REGISTRATION_CLOSED', ticket), ev('COMPLETED', ticket)]))).toEqual([])
 })
