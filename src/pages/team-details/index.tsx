@@ -117,7 +117,7 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
               {user.photo_url ? (
                 // Decorative beside the name (an alt repeating it would be read twice).
                 <img
-                  class={styles.photo}
+                  class={`avatar ${styles.photo}`}
                   src={user.photo_url}
                   alt=""
                   width={40}
@@ -126,7 +126,7 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
                   referrerpolicy="no-referrer"
                 />
               ) : (
-                <span class={`${styles.photo} ${styles.initial}`} aria-hidden="true">
+                <span class={`avatar avatar-initial ${styles.photo}`} aria-hidden="true">
                   {user.name.trim().charAt(0).toUpperCase() || '?'}
                 </span>
               )}
