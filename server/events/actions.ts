@@ -100,8 +100,7 @@ export async function claimTicket(db: Db, userId: number, eventId: number): Prom
     const code = newTicketCode()
     let status: ClaimStatus
     try {
-      const [row] = rowsOf(await db.execute(sql`SELECT claim_ticket(${eventId}::int, ${userId}::int, ${code}::text) AS status`)) as { status: ClaimStatus }[]
-      status = row.status
+      status = await callClaimTicket(db, eventId, userId, code)
     } catch (err) {
       // Rolled back inside the database: the tickets ran out (or closed) between its first read and the update.
       if (isCounterRefusal(err)) throw await eventRefusal(db, eventId)
@@ -116,6 +115,28 @@ export async function claimTicket(db: Db, userId: number, eventId: number): Prom
     if (!refusal) throw new Error(`claim_ticket answered ${String(status)}`)
     throw refusal()
   }
+}
+
+/** The driver's own query call, where the driver is postgres.js (the `$client` Drizzle keeps). */
+type PostgresJs = { unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<Record<string, unknown>[]> }
+
+function postgresJsOf(db: Db): PostgresJs | null {
+  const client = (db as unknown as { $client?: unknown }).$client
+  return typeof client === 'function' && typeof (client as unknown as Partial<PostgresJs>).unsafe === 'function' ? (client as unknown as PostgresJs) : null
+}
+
+/**
+ * SELECT claim_ticket(...) as a named prepared statement on PostgreSQL. Through db.execute, Drizzle asks
+ * postgres.js for an unnamed statement, which postgres.js sends in two round trips (Describe to learn the
+ * parameter types, then Bind/Execute); prepared, it is described once per connection and then every claim
+ * is a single round trip. PGlite (in process, no round trips) goes through Drizzle.
+ */
+async function callClaimTicket(db: Db, eventId: number, userId: number, code: string): Promise<ClaimStatus> {
+  const client = postgresJsOf(db)
+  const rows = client
+    ? await client.unsafe('SELECT claim_ticket($1::int, $2::int, $3::text) AS status', [eventId, userId, code], { prepare: true })
+    : rowsOf(await db.execute(sql`SELECT claim_ticket(${eventId}::int, ${userId}::int, ${code}::text) AS status`))
+  return (rows[0] as { status: ClaimStatus }).status
 }
 
 /** Why the counter did not move: read after the rollback, only to choose the words. */
