@@ -12,9 +12,9 @@
 // dropped after), REDIS_URL (default redis://127.0.0.1:6379), RUSH_STUDENTS, RUSH_TICKETS, RUSH_CONCURRENCY.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { cpus, tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify from 'fastify'
 import postgres from 'postgres'
@@ -206,6 +206,39 @@ async function soldIn(databaseUrl: string, eventId: number) {
   return { ticketCount: row.count as number, counter: row.counter as number, collected: row.collected as number, distinctCodes: row.codes as number, oversold: Math.max(0, (row.collected as number) - (row.count as number)) }
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc; 0 where /proc is not there. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in USER_HZ (100) ticks
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * CPU spent per claim by the servers, by the PostgreSQL backends of the bench database, and by this load
+ * generator: on a shared 2-core machine latency moves with whatever else runs, CPU per claim much less, so
+ * it shows what a change to the claim path did even on a noisy run.
+ */
+async function cpuMeter(databaseUrl: string, servers: Instance[]) {
+  const database = new URL(databaseUrl).pathname.slice(1)
+  const backends = async () => (await admin`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`).map((r) => r.pid as number)
+  const startBackends = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]))
+  const startServers = servers.map((s) => cpuMsOf(s.child?.pid))
+  const startSelf = process.cpuUsage()
+  return {
+    async perClaim(claims: number) {
+      const self = process.cpuUsage(startSelf)
+      const server = servers.reduce((sum, s, i) => sum + cpuMsOf(s.child?.pid) - startServers[i], 0)
+      let db = 0
+      for (const pid of await backends()) db += cpuMsOf(pid) - (startBackends.get(pid) ?? 0)
+      const per = (ms: number) => Math.round((ms / claims) * 1000) / 1000
+      return { servers: per(server), database: per(db), loadGenerator: per((self.user + self.system) / 1000) }
+    },
+  }
+}
+
 async function realScenario(instances: number) {
   const databaseUrl = await freshDatabase(`${instances}i`)
   const { eventId, userIds } = await seed(databaseUrl)
@@ -219,8 +252,11 @@ async function realScenario(instances: number) {
 
     const body = JSON.stringify({ event_id: eventId })
     const order = claimOrder(userIds)
+    const loadAverage = Math.round(loadavg()[0] * 100) / 100 // the 1-minute load of the whole machine: others' work shows here
+    const cpu = await cpuMeter(databaseUrl, servers)
     const { answers, seconds } = await pool(order.map((id, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })))
-    return { scenario: `${instances} instance${instances > 1 ? 's' : ''} of server/main.ts`, instances, ...summarize(answers, seconds), database: await soldIn(databaseUrl, eventId) }
+    const cpuMsPerClaim = await cpu.perClaim(answers.length)
+    return { scenario: `${instances} instance${instances > 1 ? 's' : ''} of server/main.ts`, instances, ...summarize(answers, seconds), cpuMsPerClaim, loadAverage, database: await soldIn(databaseUrl, eventId) }
   } finally {
     await Promise.all(servers.map((s) => s.stop()))
   }
@@ -261,13 +297,19 @@ async function unsafeScenario() {
   }
 }
 
-function print(r: Awaited<ReturnType<typeof realScenario>>) {
+type Result = Omit<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'> & Partial<Pick<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'>>
+
+function print(r: Result) {
   console.log(`\n== ${r.scenario}`)
   console.log(`   tickets sold: ${r.database.collected} of ${r.database.ticketCount} (counter ${r.database.counter}, distinct codes ${r.database.distinctCodes}), oversold: ${r.database.oversold}`)
   console.log(`   answers: ${r.requests} claims, ${r.ok} OK, 5xx/network: ${r.fiveXX}; every refusal a 409 with a message: ${r.refusalsAll409}`)
   for (const [reason, n] of Object.entries(r.refusals)) console.log(`   refused ${n}× ${reason}`)
   console.log(`   latency ms p50 ${r.latencyMs.p50}  p95 ${r.latencyMs.p95}  p99 ${r.latencyMs.p99}  max ${r.latencyMs.max}`)
   console.log(`   ${r.claimsPerSecond} claims/s over ${r.seconds} s`)
+  if (r.cpuMsPerClaim) {
+    const c = r.cpuMsPerClaim
+    console.log(`   CPU ms per claim: servers ${c.servers}, database ${c.database}, load generator ${c.loadGenerator}; load average before ${r.loadAverage}`)
+  }
 }
 
 const how = {
