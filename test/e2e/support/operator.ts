@@ -5,43 +5,39 @@
 import { spawn } from 'node:child_process'
 import { startServer, type RunningServer } from './server.ts'
 
-/** Runs one CLI command on the embedded database in `dataDir` and returns what it printed (JSON). */
-export function cli(dataDir: string, args: string[]): Promise<string> {
+/** Runs node with `args` to its end; what it printed on stdout and stderr, kept apart. */
+function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/index.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (err += d))
     child.once('error', reject)
-    child.once('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`cli ${args.join(' ')} exited ${code}: ${err || out}`)),
-    )
+    child.once('exit', (code) => resolve({ code, out, err }))
   })
 }
 
+/** Runs one CLI command on the embedded database in `dataDir` and returns what it printed (JSON). */
+export async function cli(dataDir: string, args: string[]): Promise<string> {
+  const { code, out, err } = await runNode(['--import', 'tsx', 'server/cli/index.ts', ...args], {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+  })
+  if (code !== 0) throw new Error(`cli ${args.join(' ')} exited ${code}: ${err || out}`)
+  return out
+}
+
 /** One statement on the embedded database in `dataDir` (the server must be stopped); returns the rows. */
-export function query(dataDir: string, sql: string): Promise<Record<string, unknown>[]> {
+export async function query(dataDir: string, sql: string): Promise<Record<string, unknown>[]> {
   // A child process, as the CLI is: PGlite's WebAssembly stays out of the test runner.
   const script = `
     import { PGlite } from '@electric-sql/pglite'
     const db = new PGlite(process.env.DATA_DIR)
     try { process.stdout.write(JSON.stringify((await db.query(process.env.SQL)).rows)) } finally { await db.close() }`
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, DATA_DIR: dataDir, SQL: sql },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d) => (out += d))
-    child.stderr.on('data', (d) => (err += d))
-    child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`query failed (${code}): ${err}`))))
-  })
+  const { code, out, err } = await runNode(['--input-type=module', '-e', script], { DATA_DIR: dataDir, SQL: sql })
+  if (code !== 0) throw new Error(`query failed (${code}): ${err}`)
+  return JSON.parse(out)
 }
 
 /**
