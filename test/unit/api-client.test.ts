@@ -2,16 +2,7 @@
 // shapes of SPEC §8. The fake server answers like API.md: 401 {error:true,message:'Invalid Token'} for a bad token.
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, INVALID_TOKEN, NETWORK_MESSAGE, createClient, type TokenStorage } from '../../src/api/client.ts'
-
-function memoryStorage(initial: Record<string, string> = {}): TokenStorage & { data: Map<string, string> } {
-  const data = new Map(Object.entries(initial))
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  }
-}
+import { memoryStorage } from '../fixtures/storage.ts'
 
 interface Seen {
   url: string

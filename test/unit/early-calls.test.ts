@@ -4,21 +4,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, INVALID_TOKEN, createClient, type EarlyCalls } from '../../src/api/client.ts'
 import { createCalls } from '../../src/api/calls.ts'
-import { createLastKnown, type LastKnownStorage } from '../../src/api/last-known.ts'
-
-function storage(initial: Record<string, string> = {}): LastKnownStorage & { data: Map<string, string> } {
-  const data = new Map(Object.entries(initial))
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-    get length() {
-      return data.size
-    },
-    key: (i) => [...data.keys()][i] ?? null,
-  }
-}
+import { createLastKnown } from '../../src/api/last-known.ts'
+import { memoryStorage as storage } from '../fixtures/storage.ts'
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 const USER = { id: 7, name: 'Meera' }
