@@ -73,7 +73,7 @@ function rowsOf(result: unknown): unknown[] {
 
 type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'sold_out'
 
-/** The refusal for each answer of claim_ticket() other than 'claimed'. */
+/** The refusal for each answer of claim_tickets() other than 'claimed'. */
 const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, () => HttpError> = {
   not_found: () => notFound(MESSAGES.eventNotFound),
   not_open: () => forbidden(MESSAGES.ticketsNotOpen),
@@ -82,7 +82,7 @@ const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, () => HttpError> =
   sold_out: () => conflict(MESSAGES.soldOut),
 }
 
-/** The RAISE of claim_ticket() when the counter did not move after the caller's row was updated. */
+/** The RAISE of claim_tickets() when the counter did not move after a participant row was updated. */
 function isCounterRefusal(err: unknown): boolean {
   for (let e: any = err; e; e = e.cause) if (e.code === 'P0001' && e.hint === 'claim_ticket_refused') return true
   return false
@@ -90,31 +90,76 @@ function isCounterRefusal(err: unknown): boolean {
 
 /**
  * Claims the caller's ticket; never more than ticket_count in total, never two for one student.
- * The whole claim is the database function claim_ticket() (migration 0001_claim_ticket_function.sql): one
- * statement, one round trip, so during a rush the event's row lock is held only inside the database and
- * never while a busy app server gets round to sending COMMIT (the transaction of two updates from here held
- * it across two round trips, and every claim queued behind it).
+ * The claim is decided by the database function claim_tickets() (migrations 0001/0002), one statement that
+ * takes the event's row lock and commits once for a whole batch of claims: the claims for an event that
+ * arrive while the previous batch is in the database wait in `batches` and go together in the next call.
+ * (One claim at a time, the 500 claims that sell the tickets of a rush each waited for the previous one's
+ * commit behind the event's row lock.) If a batch fails as a whole, each of its claims is tried alone.
  */
 export async function claimTicket(db: Db, userId: number, eventId: number): Promise<string> {
+  let batched = true
   for (let attempt = 0; ; attempt++) {
     const code = newTicketCode()
     let status: ClaimStatus
     try {
-      status = await callClaimTicket(db, eventId, userId, code)
+      status = batched ? await batches.claim(db, eventId, userId, code) : (await callClaimTickets(db, eventId, [userId], [code]))[0]
     } catch (err) {
-      // Rolled back inside the database: the tickets ran out (or closed) between its first read and the update.
+      // The whole batch was rolled back (a colliding code or a deadlock elsewhere in it): this claim alone.
+      if (batched) {
+        batched = false
+        continue
+      }
+      // Rolled back inside the database: the counter did not move (cannot happen under the row lock).
       if (isCounterRefusal(err)) throw await eventRefusal(db, eventId)
       // The CHECK constraint is the backstop if the conditional update were ever wrong.
       if (isCheckViolation(err, 'events_tickets_within_count')) throw conflict(MESSAGES.soldOut)
       // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
-      if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 3) continue
+      if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 4) continue
       throw err
     }
     if (status === 'claimed') return code
     const refusal = CLAIM_REFUSALS[status]
-    if (!refusal) throw new Error(`claim_ticket answered ${String(status)}`)
+    if (!refusal) throw new Error(`claim_tickets answered ${String(status)}`)
     throw refusal()
   }
+}
+
+/** Claims of one batch: at most this many students in one call (a call holds the event's row lock). */
+export const CLAIM_BATCH = 100
+
+interface Waiting {
+  userId: number
+  code: string
+  resolve(status: ClaimStatus): void
+  reject(err: unknown): void
+}
+
+/** Per database and event: the claims waiting for the next call, and whether a call is in the database. */
+const batches = {
+  queues: new WeakMap<Db, Map<number, { waiting: Waiting[]; running: boolean }>>(),
+  claim(db: Db, eventId: number, userId: number, code: string): Promise<ClaimStatus> {
+    let perEvent = this.queues.get(db)
+    if (!perEvent) this.queues.set(db, (perEvent = new Map()))
+    let queue = perEvent.get(eventId)
+    if (!queue) perEvent.set(eventId, (queue = { waiting: [], running: false }))
+    const promise = new Promise<ClaimStatus>((resolve, reject) => queue.waiting.push({ userId, code, resolve, reject }))
+    if (!queue.running) void this.run(db, eventId, perEvent, queue)
+    return promise
+  },
+  async run(db: Db, eventId: number, perEvent: Map<number, { waiting: Waiting[]; running: boolean }>, queue: { waiting: Waiting[]; running: boolean }) {
+    queue.running = true
+    while (queue.waiting.length > 0) {
+      const batch = queue.waiting.splice(0, CLAIM_BATCH)
+      try {
+        const statuses = await callClaimTickets(db, eventId, batch.map((w) => w.userId), batch.map((w) => w.code))
+        batch.forEach((w, i) => w.resolve(statuses[i]))
+      } catch (err) {
+        for (const w of batch) w.reject(err)
+      }
+    }
+    queue.running = false
+    perEvent.delete(eventId) // nothing kept for an event once its claims are answered
+  },
 }
 
 /** The driver's own query call, where the driver is postgres.js (the `$client` Drizzle keeps). */
@@ -125,18 +170,25 @@ function postgresJsOf(db: Db): PostgresJs | null {
   return typeof client === 'function' && typeof (client as unknown as Partial<PostgresJs>).unsafe === 'function' ? (client as unknown as PostgresJs) : null
 }
 
+const CLAIM_SQL = 'SELECT claim_tickets($1::int, $2::text::int[], $3::text::text[]) AS statuses'
+
 /**
- * SELECT claim_ticket(...) as a named prepared statement on PostgreSQL. Through db.execute, Drizzle asks
+ * One call of claim_tickets(). On PostgreSQL a named prepared statement: through db.execute, Drizzle asks
  * postgres.js for an unnamed statement, which postgres.js sends in two round trips (Describe to learn the
- * parameter types, then Bind/Execute); prepared, it is described once per connection and then every claim
- * is a single round trip. PGlite (in process, no round trips) goes through Drizzle.
+ * parameter types, then Bind/Execute); prepared, it is described once per connection and then each call is
+ * one round trip. PGlite (in process, no round trips) goes through Drizzle. The arrays travel as array
+ * literals in text (ids are integers, codes digits), the same for both drivers.
  */
-async function callClaimTicket(db: Db, eventId: number, userId: number, code: string): Promise<ClaimStatus> {
+async function callClaimTickets(db: Db, eventId: number, userIds: number[], codes: string[]): Promise<ClaimStatus[]> {
+  const ids = `{${userIds.join(',')}}`
+  const codeList = `{${codes.join(',')}}`
   const client = postgresJsOf(db)
   const rows = client
-    ? await client.unsafe('SELECT claim_ticket($1::int, $2::int, $3::text) AS status', [eventId, userId, code], { prepare: true })
-    : rowsOf(await db.execute(sql`SELECT claim_ticket(${eventId}::int, ${userId}::int, ${code}::text) AS status`))
-  return (rows[0] as { status: ClaimStatus }).status
+    ? await client.unsafe(CLAIM_SQL, [eventId, ids, codeList], { prepare: true })
+    : rowsOf(await db.execute(sql`SELECT claim_tickets(${eventId}::int, ${ids}::text::int[], ${codeList}::text::text[]) AS statuses`))
+  const statuses = (rows[0] as { statuses: unknown }).statuses
+  if (!Array.isArray(statuses) || statuses.length !== userIds.length) throw new Error('claim_tickets answered an unexpected value')
+  return statuses as ClaimStatus[]
 }
 
 /** Why the counter did not move: read after the rollback, only to choose the words. */
