@@ -249,6 +249,13 @@ async function realScenario(instances: number) {
     for (const id of userIds) bearer.set(id, `Bearer ${await sign(id)}`)
     // Warm-up: open connections and load the code paths, with reads that change nothing.
     await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/get/' + eventId, 'true', { authorization: bearer.get(userIds[i])! })))
+    // ... and the claim path (the handler, the database function and its prepared statement on each pooled
+    // connection) with claims for an event that does not exist: 404, nothing written. A server in a real rush
+    // has been up for a while; a fresh child's first claims would otherwise pay compilation, not the claim.
+    // Each uses one of its student's 30 writes a minute; the rush then sends at most two.
+    const missing = JSON.stringify({ event_id: eventId + 1_000_000 })
+    const warm = await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', missing, { authorization: bearer.get(userIds[i])! })))
+    if (!warm.answers.every((a) => a.status === 404)) throw new Error(`claim warm-up: expected 404 for an unknown event, got ${[...new Set(warm.answers.map((a) => a.status))]}`)
 
     const body = JSON.stringify({ event_id: eventId })
     const order = claimOrder(userIds)
