@@ -1,5 +1,5 @@
 // Builds the Fastify app (plugins and routes) without listening, so tests can `inject` into it.
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
@@ -156,7 +156,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.get('/*', async (request, reply) => {
       const path = (request.params as { '*': string })['*']
       const file = resolve(staticRoot, path)
-      if (path && file.startsWith(staticRoot + '/') && existsSync(file) && !file.endsWith('/')) return reply.sendFile(path)
+      // Files of the build only: not a folder, nothing under a hidden folder (.vite/ holds build metadata).
+      const servable = path && file.startsWith(staticRoot + '/') && !/(^|\/)\./.test(path) && statSync(file, { throwIfNoEntry: false })?.isFile()
+      if (servable) return reply.sendFile(path)
       if (/\.[a-z0-9]+$/i.test(path)) return reply.status(404).send({ error: true, message: 'Not found.' })
       return sendIndex(reply) // client-side routes
     })

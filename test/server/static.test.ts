@@ -1,0 +1,54 @@
+// Serving the built app: hashed assets cached for a year, index.html revalidated for every client-side route,
+// and nothing outside the build's own files (no folders, no hidden build metadata, no paths out of dist/).
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testApp, type TestApp } from './helpers.ts'
+
+describe('static files of the built app', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'campus-dist-'))
+    mkdirSync(join(dir, 'assets'))
+    mkdirSync(join(dir, '.vite'))
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>CSI Events</title><div id="app"></div>')
+    writeFileSync(join(dir, 'assets', 'start-abc123.js'), 'export const x = 1')
+    writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {})')
+    writeFileSync(join(dir, '.vite', 'manifest.json'), '{"secret":"build metadata"}')
+    t = await testApp({ env: { STATIC_DIR: dir } })
+  })
+  afterAll(() => t.close())
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url })
+
+  it('a hashed asset is cached for a year, immutable', async () => {
+    const res = await get('/assets/start-abc123.js')
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('an unhashed file (the service worker) is revalidated', async () => {
+    const res = await get('/sw.js')
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('no-cache')
+  })
+
+  it.each(['/', '/event-details/3', '/profile/myevents', '/assets'])('%s answers index.html, revalidated', async (url) => {
+    const res = await get(url)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+    expect(res.headers['cache-control']).toBe('no-cache')
+    expect(res.body).toContain('<div id="app">')
+  })
+
+  it.each(['/.vite/manifest.json', '/assets/missing-000.js', '/../package.json', '/%2e%2e/package.json'])(
+    '%s is a JSON 404, never a file outside the build',
+    async (url) => {
+      const res = await get(url)
+      expect(res.statusCode).toBe(404)
+      expect(res.body).not.toContain('build metadata')
+      expect(res.body).not.toContain('campus-events')
+    },
+  )
+})
