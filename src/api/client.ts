@@ -41,7 +41,15 @@ export interface ClientOptions {
   onLogout: () => void
   /** Answers already on their way (src/boot.ts); each is taken once, by the first call of its path and token. */
   early?: EarlyCalls
+  /**
+   * Runs a refresh under a lock shared by every tab of the app (Web Locks by default). Refresh tokens work once:
+   * two tabs refreshing with the same token would look like a replay and revoke the session of both.
+   */
+  lock?: (run: () => Promise<void>) => Promise<void>
 }
+
+const webLock = (run: () => Promise<void>): Promise<void> =>
+  globalThis.navigator?.locks ? globalThis.navigator.locks.request('campus-events-refresh', run).then(() => {}) : run()
 
 export interface RequestOptions {
   /** false: no bearer header and no refresh on 401 (sign-in and sign-out calls). */
@@ -52,7 +60,7 @@ export interface RequestOptions {
 
 type Outcome = { status: number; data: any } | ApiError
 
-export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout, early }: ClientOptions) {
+export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout, early, lock = webLock }: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
   const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
@@ -96,8 +104,10 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
    * SPEC §4: try the refresh token once. No token, or the server refusing it → onLogout. A refresh that could not
    * reach the server (offline, 5xx, 429) rejects without logging out: the token may still be good.
    */
-  function refresh(): Promise<void> {
-    refreshing ??= (async () => {
+  function refresh(staleToken?: string | null): Promise<void> {
+    refreshing ??= lock(async () => {
+      // Another tab refreshed while this one waited for the lock: its tokens are in the shared storage.
+      if (staleToken !== undefined && storage.getItem(ACCESS_TOKEN) !== staleToken) return
       const refreshToken = storage.getItem(REFRESH_TOKEN)
       if (!refreshToken) logout()
       const outcome = await send('/auth/refresh-token', { refreshToken }, null)
@@ -108,7 +118,7 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
       storage.setItem(ACCESS_TOKEN, data.accessToken)
       // Refresh tokens rotate (API.md): the old one is now spent, keep the new one.
       if (typeof data.refreshToken === 'string') storage.setItem(REFRESH_TOKEN, data.refreshToken)
-    })().finally(() => {
+    }).finally(() => {
       refreshing = null
     })
     return refreshing
@@ -129,7 +139,7 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     let error = fail(outcome)
     if (error?.status === 401) {
       // Someone else refreshed while this call was out: retry with their token instead of refreshing again.
-      if (storage.getItem(ACCESS_TOKEN) === token) await refresh()
+      if (storage.getItem(ACCESS_TOKEN) === token) await refresh(token)
       token = storage.getItem(ACCESS_TOKEN)
       outcome = await send(path, body, token, keepalive)
       error = fail(outcome)

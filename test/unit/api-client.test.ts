@@ -102,6 +102,37 @@ describe('api client', () => {
     expect(storage.data.get('refreshToken')).toBe('R2')
   })
 
+  it('two tabs meeting 401 at once refresh ONCE between them: the second waits for the shared lock, then uses the first tab\'s tokens', async () => {
+    // Refresh tokens work once (API.md): a second refresh with the same token would revoke the session.
+    const server = fakeServer({ access: 'A2', refresh: 'R1', refreshDelay: 20 })
+    const storage = memoryStorage({ accessToken: 'stale', refreshToken: 'R1' }) // localStorage is shared by tabs
+    let held = Promise.resolve()
+    const lock = (run: () => Promise<void>) => {
+      // A stand-in for navigator.locks: one holder at a time, in order of request.
+      const turn = held.then(run)
+      held = turn.catch(() => {})
+      return turn
+    }
+    const tabs = [1, 2].map(() =>
+      createClient({ baseUrl: 'https://api.example', fetch: server.fetch as typeof fetch, storage, onLogout: vi.fn(), lock }),
+    )
+    const results = await Promise.all(tabs.map((tab) => tab.request('/user/p/me')))
+    expect(results.every((r) => r.error === false)).toBe(true)
+    expect(server.refreshCalls()).toBe(1)
+    expect(storage.data.get('refreshToken')).toBe('R2')
+  })
+
+  it('without the shared lock, two tabs would both refresh (the race the lock exists for)', async () => {
+    const server = fakeServer({ access: 'A2', refresh: 'R1', refreshDelay: 20 })
+    const storage = memoryStorage({ accessToken: 'stale', refreshToken: 'R1' })
+    const noLock = (run: () => Promise<void>) => run()
+    const tabs = [1, 2].map(() =>
+      createClient({ baseUrl: 'https://api.example', fetch: server.fetch as typeof fetch, storage, onLogout: vi.fn(), lock: noLock }),
+    )
+    await Promise.allSettled(tabs.map((tab) => tab.request('/user/p/me')))
+    expect(server.refreshCalls()).toBe(2)
+  })
+
   it('a call that meets a 401 after another caller already refreshed retries without a second refresh', async () => {
     const server = fakeServer({ access: 'A2', refresh: 'R1' })
     const storage = memoryStorage({ accessToken: 'stale', refreshToken: 'R1' })
