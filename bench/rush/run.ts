@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import Fastify from 'fastify'
 import postgres from 'postgres'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { newTicketCode } from '../../server/events/actions.ts'
+import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { freePort } from '../../test/e2e/support/server.ts'
 

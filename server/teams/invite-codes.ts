@@ -18,4 +18,3 @@ export function randomInviteCode(pick: (max: number) => number = randomInt): str
   return code
 }
 
-export const INVITE_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{${INVITE_CODE_LENGTH}}$`)
