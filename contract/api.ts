@@ -188,17 +188,33 @@ export const eventPathId = doc(
 
 // ---- Answers ----
 
-const ok = <S extends z.core.$ZodLooseShape>(shape: S) => z.object({ error: z.literal(false), ...shape })
+const ok = <S extends z.core.$ZodLooseShape>(shape: S) => doc(z.object({ error: z.literal(false), ...shape }), { description: 'Done.' })
 const message = z.string()
 
+/** What each refusal means, for the document; the message always says it in a student's words. */
+const REFUSAL_MEANINGS: Record<number, string> = {
+  400: 'Invalid input: the message names the field, in the SPEC wording.',
+  401: 'A missing, malformed, expired or revoked token: `Invalid Token`.',
+  403: 'Not allowed: wrong state, not the leader, not a participant…',
+  404: 'Unknown id (or a call that does not exist here).',
+  409: 'Conflict: already registered, team full, sold out, already collected, duplicate team name.',
+  413: 'The body is over 16 KB.',
+  415: 'The body is not JSON.',
+  429: 'Rate limited: `Retry-After` says how many seconds to wait.',
+  503: 'Busy or restarting (with `Retry-After`), or a shared counter is briefly unavailable.',
+}
+
+type Refusal = { description: string; content: { 'application/json': { schema: typeof apiError } } }
+
 /** Refusals a call may answer, each with the error shape. */
-const refusals = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, apiError])) as Record<number, typeof apiError>
+const refusals = (...statuses: number[]): Record<number, Refusal> =>
+  Object.fromEntries(statuses.map((s) => [s, { description: REFUSAL_MEANINGS[s], content: { 'application/json': { schema: apiError } } }]))
 
 // Every call can be refused for its body (400, 413, 415), its rate (429) and an overloaded or restarting server (503).
 const ALWAYS = [400, 413, 415, 429, 503]
 
-/** A 302 answer, described for the document (no body). */
-const redirect = (description: string) => ({ description, content: {} })
+/** A 302 answer, described for the document: no body. */
+const redirect = (description: string) => doc(z.null(), { description })
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } })
 
 export type Auth = 'bearer' | 'public'

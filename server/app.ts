@@ -1,6 +1,6 @@
 // Builds the Fastify app (plugins and routes) without listening, so tests can `inject` into it.
 import { createHash } from 'node:crypto'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import cookie from '@fastify/cookie'
 import compress from '@fastify/compress'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -43,6 +43,8 @@ export interface AppOptions {
   /** Rate limits; `false` turns them off (the fuzz test, which sends thousands of writes as a few students). */
   rateLimits?: RateLimits | false
   overload?: Partial<OverloadOptions>
+  /** Test hook: sees every route as it is registered (the OpenAPI coverage test). */
+  onRoute?: (route: RouteOptions) => void
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -77,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: (request) => withDeclaredSlash(request.url ?? '/'),
   }).withTypeProvider<ZodTypeProvider>()
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute)
   // Requests are validated and answers serialised by the contract's schemas (contract/api.ts).
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)

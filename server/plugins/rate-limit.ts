@@ -58,7 +58,7 @@ export const rateLimit = fp(
         // Per student after the route's bearer check (onRequest) and before validation, so a refused body
         // counts as a write too; per address before anything else is done.
         hook: bucket === 'writes' ? 'preValidation' : 'onRequest',
-        onExceeded: (request, key) => request.log.warn({ key, limit, windowSeconds }, 'rate limited'),
+        onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
       }
     }
     app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh') })

@@ -37,7 +37,7 @@ export const redis = fp(
     const own = !client && url ? createRedis(url) : undefined
     const shared = client ?? own ?? null
     // Without a listener ioredis prints each failed reconnection; the callers log what the outage costs them.
-    if (own) own.on('error', (err) => app.log.warn({ err }, 'redis connection error'))
+    shared?.on('error', (err) => app.log.warn({ err }, 'redis connection error'))
     app.decorate('redis', shared)
     app.decorate('redisPrefix', prefix)
     if (own) app.addHook('onClose', async () => void (await own.quit().catch(() => own.disconnect())))
