@@ -20,7 +20,7 @@ describe('the OpenAPI document', () => {
     t = await testApp({
       app: {
         onRoute: (route: RouteOptions) => {
-          for (const method of [route.method].flat()) routes.push({ method, url: route.url ?? route.path })
+          for (const method of [route.method].flat()) routes.push({ method, url: route.url })
         },
       },
     })
