@@ -295,7 +295,7 @@ export const CALLS = {
     path: '/auth/refresh-token',
     auth: 'public',
     tag: 'auth',
-    summary: 'Trades a refresh token for a new pair. Each works once; a reused one revokes its family (after a short grace).',
+    summary: 'Trades a refresh token for a new pair. Each works once; a reused one revokes its family.',
     body: fields({ refreshToken }),
     answers: { 200: ok({ accessToken: z.string(), refreshToken: z.string() }), ...refusals(...ALWAYS, 401) },
   },
