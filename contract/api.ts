@@ -127,14 +127,16 @@ export function positiveId(field: string) {
   )
 }
 
+const RATING_INVALID = 'Rating must be a whole number from 1 to 5.'
+
 /** A rating: a whole number 1 to 5, as a number or a one-digit string; one message for every mistake. */
 const rating = z.pipe(
   z.union(
     [
-      z.int({ error: MESSAGES.ratingInvalid }).check(z.gte(1, MESSAGES.ratingInvalid), z.lte(5, MESSAGES.ratingInvalid)),
-      z.string({ error: MESSAGES.ratingInvalid }).check(z.regex(/^\s*[1-5]\s*$/, MESSAGES.ratingInvalid)),
+      z.int({ error: RATING_INVALID }).check(z.gte(1, RATING_INVALID), z.lte(5, RATING_INVALID)),
+      z.string({ error: RATING_INVALID }).check(z.regex(/^\s*[1-5]\s*$/, RATING_INVALID)),
     ],
-    { error: MESSAGES.ratingInvalid },
+    { error: RATING_INVALID },
   ),
   z.transform((value) => Number(value)),
 )

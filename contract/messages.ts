@@ -20,5 +20,4 @@ export const MESSAGES = {
   inviteRequired: 'Invite code is a required field',
   inviteLength: 'Invite code must be exactly 5 characters',
   eventIdRequired: 'event_id is a required field',
-  ratingInvalid: 'Rating must be a whole number from 1 to 5.',
 } as const
