@@ -437,7 +437,5 @@ export type Calls = typeof CALLS
 export type Request<N extends CallName> = Calls[N] extends { body: z.ZodMiniPipe<z.core.$ZodType, infer O extends z.core.$ZodType> } ? z.input<O> : never
 /** The path a call is declared at (a literal type, for checking a client's paths against the contract). */
 export type PathOf<N extends CallName> = Calls[N]['path']
-/** What a call's body holds once validated (ids as numbers). */
-export type Body<N extends CallName> = Calls[N] extends { body: infer B extends z.core.$ZodType } ? z.output<B> : never
 /** The 200 answer of a call, `error: false` included. */
 export type Answer<N extends CallName> = Calls[N]['answers'] extends { 200: infer A extends z.core.$ZodType } ? z.output<A> : never

@@ -13,6 +13,5 @@ export const badRequest = (message: string) => new HttpError(400, message)
 export const unauthorized = () => new HttpError(401, 'Invalid Token')
 export const forbidden = (message: string) => new HttpError(403, message)
 export const notFound = (message: string) => new HttpError(404, message)
-export const conflict = (message: string) => new HttpError(409, message)
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts. Please wait a little and try again.') =>
   new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
