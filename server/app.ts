@@ -91,7 +91,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errors)
   await app.register(refusalLog)
   await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
-  await app.register(corsForApp, { appUrl: config.appUrl })
   await app.register(input)
   await app.register(redis, { url: config.redisUrl, client: options.redis, prefix: options.redisPrefix })
   await app.register(auth, { secret, accessTokenSeconds: options.accessTokenSeconds })
@@ -105,6 +104,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // CORS for the API only: a Vary: Origin on the app's own files would keep the service worker's cache from
+      // matching them (the Cache API honours Vary), and they are never fetched from another origin.
+      await api.register(corsForApp, { appUrl: config.appUrl })
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
       await api.register(serverRoutes)
       await api.register(authRoutes, { config })
