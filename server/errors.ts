@@ -5,7 +5,12 @@ export class HttpError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
+    // A refusal is an answer, not a bug: no stack trace to capture (most of a ticket rush's answers are refusals,
+    // and capturing one costs more than the rest of building the answer).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = limit
   }
 }
 

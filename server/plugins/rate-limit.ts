@@ -74,6 +74,9 @@ export const rateLimit = fp(
       // Counting failed (Redis down): let the request through rather than turn an outage of the limiter into an
       // outage of the app during a rush; the write paths stay correct without it.
       skipOnError: true,
+      // The headers the app may read, as before: the limit and what is left (Retry-After on a refusal).
+      addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
+      addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false, 'retry-after': true },
       errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000), TOO_MANY),
     })
   },
