@@ -1,0 +1,85 @@
+// The door scanner module (src/pages/door/scanner/) in real Chromium with a fake rear camera playing a rendered
+// ticket (test/e2e/support/fake-camera.ts): frames reach the worker and read, through the in-house decoder, as
+// the ticket's code. The door screen's own scan-to-CHECKED_IN walk reuses the same camera.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { devices, expect, test, type Browser, type Page } from '@playwright/test'
+import { launchWithFakeCamera, writeTicketVideo } from './support/fake-camera.ts'
+import { openScannerHarness, type ScannerHarness } from './support/scanner-harness.ts'
+
+const TICKET = '4006381333931234'
+
+let dir: string
+let harness: ScannerHarness
+let browser: Browser
+let page: Page
+test.beforeAll(async ({ launchOptions }) => {
+  dir = mkdtempSync(join(tmpdir(), 'fake-camera-'))
+  harness = await openScannerHarness()
+  browser = await launchWithFakeCamera(launchOptions, writeTicketVideo(join(dir, 'ticket.y4m'), TICKET))
+})
+test.afterAll(async () => {
+  await browser?.close()
+  await harness?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+test.beforeEach(async () => {
+  const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7']
+  page = await (await browser.newContext(phone)).newPage()
+  await page.goto(harness.url)
+})
+test.afterEach(async () => {
+  await page.context().close()
+})
+
+test('camera frames of a ticket reach the worker and read as its code, with the in-house decoder', async () => {
+  const decoder = await page.evaluate(async () => {
+    const video = document.querySelector('video')!
+    const w = window as unknown as { codes: string[]; stop: () => void }
+    w.codes = []
+    const scanner = await window.scanner.startScanner(video, (code) => w.codes.push(code), { decoder: 'in-house' })
+    w.stop = scanner.stop
+    return scanner.decoder
+  })
+  expect(decoder).toBe('in-house')
+  await expect.poll(() => page.evaluate(() => (window as unknown as { codes: string[] }).codes), { timeout: 15_000 }).toEqual([TICKET])
+})
+
+test('a ticket held in view is reported once; stop() releases the camera', async () => {
+  await page.evaluate(async () => {
+    const w = window as unknown as { codes: string[]; stop: () => void }
+    w.codes = []
+    const scanner = await window.scanner.startScanner(document.querySelector('video')!, (code) => w.codes.push(code), { decoder: 'in-house', repeatMs: 2000 })
+    w.stop = scanner.stop
+  })
+  await expect.poll(() => page.evaluate(() => (window as unknown as { codes: string[] }).codes.length), { timeout: 15_000 }).toBe(1)
+  // The camera keeps showing the ticket, read again at every frame for three seconds: still one report.
+  await page.waitForTimeout(3000)
+  const after = await page.evaluate(() => {
+    const w = window as unknown as { codes: string[]; stop: () => void }
+    const video = document.querySelector('video')!
+    const track = (video.srcObject as MediaStream).getVideoTracks()[0]
+    w.stop()
+    return { codes: w.codes, track: track.readyState, source: video.srcObject }
+  })
+  expect(after).toEqual({ codes: [TICKET], track: 'ended', source: null })
+})
+
+test('pixels given as ImageData are transferred to the worker, not copied, and read', async () => {
+  const result = await page.evaluate(async () => {
+    const video = document.querySelector('video')!
+    video.srcObject = await navigator.mediaDevices.getUserMedia({ video: true })
+    await video.play()
+    const canvas = Object.assign(document.createElement('canvas'), { width: video.videoWidth, height: video.videoHeight })
+    const context = canvas.getContext('2d')!
+    context.drawImage(video, 0, 0)
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height)
+    const before = pixels.data.byteLength
+    const decoder = window.scanner.createFrameDecoder()
+    const reading = await decoder.read(pixels)
+    decoder.close()
+    return { text: reading.text, before, after: pixels.data.byteLength, size: [canvas.width, canvas.height] }
+  })
+  expect(result).toEqual({ text: TICKET, before: 1280 * 720 * 4, after: 0, size: [1280, 720] })
+})
