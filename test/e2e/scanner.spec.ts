@@ -66,20 +66,35 @@ test('a ticket held in view is reported once; stop() releases the camera', async
   expect(after).toEqual({ codes: [TICKET], track: 'ended', source: null })
 })
 
-test('pixels given as ImageData are transferred to the worker, not copied, and read', async () => {
+test('captured frames are transferred to the worker, not copied, and read: a VideoFrame, an ImageBitmap, an ImageData', async () => {
   const result = await page.evaluate(async () => {
     const video = document.querySelector('video')!
     video.srcObject = await navigator.mediaDevices.getUserMedia({ video: true })
     await video.play()
+    const decoder = window.scanner.createFrameDecoder()
+    const frame = new VideoFrame(video)
+    const frameBefore = [frame.format, frame.codedWidth]
+    const fromFrame = await decoder.read(frame)
+    const bitmap = await createImageBitmap(video)
+    const bitmapBefore = [bitmap.width, bitmap.height]
+    const fromBitmap = await decoder.read(bitmap)
     const canvas = Object.assign(document.createElement('canvas'), { width: video.videoWidth, height: video.videoHeight })
     const context = canvas.getContext('2d')!
     context.drawImage(video, 0, 0)
     const pixels = context.getImageData(0, 0, canvas.width, canvas.height)
-    const before = pixels.data.byteLength
-    const decoder = window.scanner.createFrameDecoder()
-    const reading = await decoder.read(pixels)
+    const pixelsBefore = pixels.data.byteLength
+    const fromPixels = await decoder.read(pixels)
     decoder.close()
-    return { text: reading.text, before, after: pixels.data.byteLength, size: [canvas.width, canvas.height] }
+    return {
+      frame: { text: fromFrame.text, before: frameBefore, after: [frame.format, frame.codedWidth] },
+      bitmap: { text: fromBitmap.text, before: bitmapBefore, after: [bitmap.width, bitmap.height] },
+      pixels: { text: fromPixels.text, before: pixelsBefore, after: pixels.data.byteLength },
+    }
   })
-  expect(result).toEqual({ text: TICKET, before: 1280 * 720 * 4, after: 0, size: [1280, 720] })
+  // Transferred, a VideoFrame is closed here (no format, 0 wide), an ImageBitmap 0×0, a buffer empty.
+  expect(result).toEqual({
+    frame: { text: TICKET, before: ['I420', 1280], after: [null, 0] },
+    bitmap: { text: TICKET, before: [1280, 720], after: [0, 0] },
+    pixels: { text: TICKET, before: 1280 * 720 * 4, after: 0 },
+  })
 })

@@ -1,7 +1,7 @@
 // Serves the door scanner module (src/pages/door/scanner/) on a page of its own for tests and benchmarks: built
 // with Vite as production builds it (the worker emitted as its own file), served by Vite's preview server on
 // localhost (a secure context: getUserMedia works). The page exposes `window.scanner = {startScanner,
-// createFrameDecoder}`; drive it with page.evaluate.
+// createFrameDecoder, readFrame}`; drive it with page.evaluate.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

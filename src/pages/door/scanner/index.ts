@@ -1,21 +1,22 @@
 // The door screen's camera reader: the rear camera into a <video>, frames sampled as fast as they are read
 // (one in flight at a time), read by the browser's BarcodeDetector where it knows Code 128 and otherwise by the
 // in-house reader in a worker. Imported only by the door route: nothing here reaches a student's phone.
+import type { Frame } from './read-frame.ts'
 import type { FrameAnswer, FrameRequest } from './worker.ts'
 
 export interface FrameReading {
   text: string | null
-  /** Time the worker spent on the frame (pixels out of the bitmap, then the decode). */
+  /** Time the worker spent on the frame (pixels out of the frame, then the decode). */
   decodeMs: number
 }
 
-/** The in-house reader in its worker, one frame at a time or several queued. */
+/** The in-house reader in its worker. */
 export interface FrameDecoder {
   /**
-   * Reads a frame: the picture a <video> shows now, or pixels already captured (their buffer is transferred to
-   * the worker, not copied: the ImageData is empty afterwards).
+   * Reads a frame: the picture a <video> shows now, or one already captured. Captured frames are transferred to
+   * the worker, not copied: a VideoFrame or ImageBitmap is detached afterwards, an ImageData's buffer empty.
    */
-  read(source: HTMLVideoElement | ImageData): Promise<FrameReading>
+  read(source: HTMLVideoElement | Frame): Promise<FrameReading>
   /** Ends the worker; frames still being read reject. */
   close(): void
 }
@@ -25,6 +26,7 @@ export function createFrameDecoder(): FrameDecoder {
   const pending = new Map<number, { resolve: (reading: FrameReading) => void; reject: (error: Error) => void }>()
   let next = 0
   let broken: Error | null = null
+  let grab = grabVideoFrame
   const failAll = (error: Error) => {
     for (const { reject } of pending.values()) reject(error)
     pending.clear()
@@ -40,16 +42,32 @@ export function createFrameDecoder(): FrameDecoder {
     broken = new Error(`Code 128 worker failed to run: ${event.message || 'its script did not load'}`)
     failAll(broken)
   }
+  const send = (frame: Frame) =>
+    new Promise<FrameReading>((resolve, reject) => {
+      const id = next++
+      pending.set(id, { resolve, reject })
+      const request: FrameRequest = { id, frame }
+      try {
+        worker.postMessage(request, [frame instanceof ImageData ? frame.data.buffer : frame])
+      } catch (error) {
+        pending.delete(id)
+        reject(error)
+      }
+    })
   return {
     async read(source) {
       if (broken) throw broken
-      const frame = source instanceof ImageData ? source : await grabFrame(source)
-      const id = next++
-      return new Promise<FrameReading>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        const request: FrameRequest = { id, frame }
-        worker.postMessage(request, [frame instanceof ImageData ? frame.data.buffer : frame])
-      })
+      if (!(source instanceof HTMLVideoElement)) return send(source)
+      const frame = await grab(source)
+      try {
+        return await send(frame)
+      } catch (error) {
+        // A VideoFrame this browser cannot transfer (postMessage throws at once): bitmaps from now on.
+        if (grab !== grabVideoFrame || !(error instanceof DOMException)) throw error
+        ;(frame as VideoFrame).close()
+        grab = grabBitmap
+        return send(await grab(source))
+      }
     },
     close() {
       worker.terminate()
@@ -58,13 +76,18 @@ export function createFrameDecoder(): FrameDecoder {
   }
 }
 
+/**
+ * The video's current picture as cheaply as the browser allows: a VideoFrame (the camera's own buffer, no copy;
+ * the worker reads its luma plane as it is), else an ImageBitmap, else (Safari before 16.4) pixels read here.
+ */
+async function grabVideoFrame(video: HTMLVideoElement): Promise<Frame> {
+  return typeof VideoFrame === 'function' ? new VideoFrame(video) : grabBitmap(video)
+}
+
 let captureCanvas: HTMLCanvasElement | undefined
 
-/**
- * The video's current picture: an ImageBitmap (copied off the main thread, read in the worker) where workers
- * have a 2D OffscreenCanvas; otherwise (Safari before 16.4) its pixels read here.
- */
-async function grabFrame(video: HTMLVideoElement): Promise<ImageBitmap | ImageData> {
+/** An ImageBitmap where workers can draw one (a 2D OffscreenCanvas); otherwise the pixels, read here. */
+async function grabBitmap(video: HTMLVideoElement): Promise<ImageBitmap | ImageData> {
   if (typeof OffscreenCanvas !== 'undefined') return createImageBitmap(video)
   const { videoWidth: width, videoHeight: height } = video
   captureCanvas ??= document.createElement('canvas')
