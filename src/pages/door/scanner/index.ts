@@ -153,16 +153,22 @@ export async function startScanner(video: HTMLVideoElement, onCode: (code: strin
     throw error
   }
 
-  let read: () => Promise<string | null>
   const Detector = (globalThis as { BarcodeDetector?: BarcodeDetectorClass }).BarcodeDetector
-  const native = options.decoder !== 'in-house' && !!Detector && (await Detector.getSupportedFormats()).includes('code_128')
-  if (native) {
-    const detector = new Detector!({ formats: ['code_128'] })
-    read = async () => (await detector.detect(video))[0]?.rawValue ?? null
-  } else {
-    const decoder = createFrameDecoder()
-    closeReader = () => decoder.close()
-    read = async () => (await decoder.read(video)).text
+  const native =
+    options.decoder !== 'in-house' && !!Detector && (await Detector.getSupportedFormats().catch(() => [] as string[])).includes('code_128')
+  let read: () => Promise<string | null>
+  try {
+    if (native) {
+      const detector = new Detector!({ formats: ['code_128'] })
+      read = async () => (await detector.detect(video))[0]?.rawValue ?? null
+    } else {
+      const decoder = createFrameDecoder()
+      closeReader = () => decoder.close()
+      read = async () => (await decoder.read(video)).text
+    }
+  } catch (error) {
+    stop() // never leave the camera on for a scanner the caller cannot stop
+    throw error
   }
 
   let last = ''
@@ -170,7 +176,8 @@ export async function startScanner(video: HTMLVideoElement, onCode: (code: strin
   void (async () => {
     while (!stopped) {
       const began = performance.now()
-      if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && video.videoWidth > 0) {
+      // HAVE_CURRENT_DATA (2): the video has a frame to read.
+      if (video.readyState >= 2 && video.videoWidth > 0) {
         let text: string | null
         try {
           text = await read()
