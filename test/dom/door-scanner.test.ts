@@ -104,13 +104,13 @@ async function scan(options: ScannerOptions = {}) {
 }
 
 describe('which reader', () => {
-  test('BarcodeDetector where the browser reads code_128 with it, on the rear camera at 1280×720', async () => {
+  test('BarcodeDetector where the browser reads code_128 with it, on the rear camera at 1920×1080', async () => {
     script = ['4006381333931234']
     const { scanner, codes } = await scan()
     expect(scanner.decoder).toBe('native')
     expect(camera.constraints).toEqual({
       audio: false,
-      video: { facingMode: { ideal: 'environment' }, width: { ideal: 1280 }, height: { ideal: 720 } },
+      video: { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } },
     })
     await vi.waitFor(() => expect(codes).toEqual(['4006381333931234']))
     expect(StandInWorker.made).toEqual([])

@@ -93,8 +93,8 @@ test('captured frames are transferred to the worker, not copied, and read: a Vid
   })
   // Transferred, a VideoFrame is closed here (no format, 0 wide), an ImageBitmap 0×0, a buffer empty.
   expect(result).toEqual({
-    frame: { text: TICKET, before: ['I420', 1280], after: [null, 0] },
-    bitmap: { text: TICKET, before: [1280, 720], after: [0, 0] },
-    pixels: { text: TICKET, before: 1280 * 720 * 4, after: 0 },
+    frame: { text: TICKET, before: ['I420', 1920], after: [null, 0] },
+    bitmap: { text: TICKET, before: [1920, 1080], after: [0, 0] },
+    pixels: { text: TICKET, before: 1920 * 1080 * 4, after: 0 },
   })
 })
