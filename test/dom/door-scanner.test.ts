@@ -33,6 +33,7 @@ class StandInDetector {
 class StandInWorker {
   static made: StandInWorker[] = []
   static failToLoad = false
+  static refuseVideoFrames = false
   onmessage: ((event: { data: unknown }) => void) | null = null
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null
   terminated = false
@@ -41,6 +42,8 @@ class StandInWorker {
     StandInWorker.made.push(this)
   }
   postMessage(request: { id: number }, transfer: unknown[]) {
+    // Safari 16.4 has VideoFrame but may not transfer it: postMessage throws DataCloneError at once.
+    if (StandInWorker.refuseVideoFrames && transfer[0] instanceof StandInVideoFrame) throw new DOMException('VideoFrame', 'DataCloneError')
     this.transfers.push(transfer)
     setTimeout(() => {
       if (this.terminated) return // a real worker ends at once
@@ -54,9 +57,14 @@ class StandInWorker {
 }
 
 class StandInVideoFrame {
+  static closed = 0
   constructor(readonly source: unknown) {}
-  close() {}
+  close() {
+    StandInVideoFrame.closed++
+  }
 }
+
+class StandInBitmap {}
 
 let video: HTMLVideoElement
 beforeEach(() => {
@@ -69,6 +77,8 @@ beforeEach(() => {
   StandInDetector.made = 0
   StandInWorker.made = []
   StandInWorker.failToLoad = false
+  StandInWorker.refuseVideoFrames = false
+  StandInVideoFrame.closed = 0
   const stream = { getTracks: () => [camera.track], getVideoTracks: () => [camera.track] }
   vi.stubGlobal('navigator', {
     ...navigator,
@@ -83,6 +93,7 @@ beforeEach(() => {
   vi.stubGlobal('BarcodeDetector', StandInDetector)
   vi.stubGlobal('Worker', StandInWorker)
   vi.stubGlobal('VideoFrame', StandInVideoFrame)
+  vi.stubGlobal('createImageBitmap', async () => new StandInBitmap())
   video = document.createElement('video')
   // A camera frame on show: happy-dom plays no media, and takes only its own MediaStream as a source.
   Object.defineProperty(video, 'readyState', { value: 4 })
@@ -127,6 +138,15 @@ describe('which reader', () => {
     expect(worker.url.pathname).toMatch(/scanner\/worker\.ts$/)
     expect(worker.transfers.slice(0, 2)).toEqual([[expect.any(StandInVideoFrame)], [expect.any(StandInVideoFrame)]])
     scanner.stop()
+  })
+
+  test('where a VideoFrame cannot be transferred, ImageBitmaps from then on (the refused frame closed)', async () => {
+    StandInWorker.refuseVideoFrames = true
+    script = [null, null, '4006381333931234']
+    const { codes } = await scan({ decoder: 'in-house' })
+    await vi.waitFor(() => expect(codes).toEqual(['4006381333931234']))
+    expect(StandInWorker.made[0].transfers.slice(0, 3)).toEqual([[expect.any(StandInBitmap)], [expect.any(StandInBitmap)], [expect.any(StandInBitmap)]])
+    expect(StandInVideoFrame.closed).toBe(1)
   })
 
   test('the in-house worker where there is no BarcodeDetector at all', async () => {
