@@ -17,13 +17,18 @@ export interface FrameAnswer {
   error?: string
 }
 
-self.onmessage = async ({ data }: MessageEvent<FrameRequest>) => {
+async function answer({ id, frame }: FrameRequest): Promise<FrameAnswer> {
   const started = performance.now()
-  let answer: FrameAnswer
   try {
-    answer = { id: data.id, text: await readFrame(data.frame), decodeMs: performance.now() - started }
+    return { id, text: await readFrame(frame), decodeMs: performance.now() - started }
   } catch (error) {
-    answer = { id: data.id, text: null, decodeMs: performance.now() - started, error: String(error) }
+    return { id, text: null, decodeMs: performance.now() - started, error: String(error) }
   }
-  self.postMessage(answer)
+}
+
+// One frame at a time, in the order they came: reading a VideoFrame waits for its copy, and the next frame
+// must not copy into the same buffer meanwhile.
+let queue = Promise.resolve()
+self.onmessage = ({ data }: MessageEvent<FrameRequest>) => {
+  queue = queue.then(async () => self.postMessage(await answer(data)))
 }
