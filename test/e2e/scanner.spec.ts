@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { devices, expect, test, type Browser, type Page } from '@playwright/test'
+import type { ScannerOptions } from '../../src/pages/door/scanner/index.ts'
 import { launchWithFakeCamera, writeTicketVideo } from './support/fake-camera.ts'
 import { openScannerHarness, type ScannerHarness } from './support/scanner-harness.ts'
 
@@ -33,35 +34,35 @@ test.afterEach(async () => {
   await page.context().close()
 })
 
-test('camera frames of a ticket reach the worker and read as its code, with the in-house decoder', async () => {
-  const decoder = await page.evaluate(async () => {
-    const video = document.querySelector('video')!
-    const w = window as unknown as { codes: string[]; stop: () => void }
+/** The harness page while a scanner runs: the codes it reported, and its stop(). */
+type Scanning = { codes: string[]; stopScanner: () => void }
+
+/** Starts the scanner on the page's <video> with `options`; answers which reader it chose. */
+const startScanning = (options: ScannerOptions) =>
+  page.evaluate(async (options) => {
+    const w = window as unknown as Scanning
     w.codes = []
-    const scanner = await window.scanner.startScanner(video, (code) => w.codes.push(code), { decoder: 'in-house' })
-    w.stop = scanner.stop
+    const scanner = await window.scanner.startScanner(document.querySelector('video')!, (code) => w.codes.push(code), options)
+    w.stopScanner = scanner.stop
     return scanner.decoder
-  })
-  expect(decoder).toBe('in-house')
-  await expect.poll(() => page.evaluate(() => (window as unknown as { codes: string[] }).codes), { timeout: 15_000 }).toEqual([TICKET])
+  }, options)
+const codesReported = () => page.evaluate(() => (window as unknown as Scanning).codes)
+
+test('camera frames of a ticket reach the worker and read as its code, with the in-house decoder', async () => {
+  expect(await startScanning({ decoder: 'in-house' })).toBe('in-house')
+  await expect.poll(codesReported, { timeout: 15_000 }).toEqual([TICKET])
 })
 
 test('a ticket held in view is reported once; stop() releases the camera', async () => {
-  await page.evaluate(async () => {
-    const w = window as unknown as { codes: string[]; stop: () => void }
-    w.codes = []
-    const scanner = await window.scanner.startScanner(document.querySelector('video')!, (code) => w.codes.push(code), { decoder: 'in-house', repeatMs: 2000 })
-    w.stop = scanner.stop
-  })
-  await expect.poll(() => page.evaluate(() => (window as unknown as { codes: string[] }).codes.length), { timeout: 15_000 }).toBe(1)
+  await startScanning({ decoder: 'in-house', repeatMs: 2000 })
+  await expect.poll(codesReported, { timeout: 15_000 }).toEqual([TICKET])
   // The camera keeps showing the ticket, read again at every frame for three seconds: still one report.
   await page.waitForTimeout(3000)
   const after = await page.evaluate(() => {
-    const w = window as unknown as { codes: string[]; stop: () => void }
     const video = document.querySelector('video')!
     const track = (video.srcObject as MediaStream).getVideoTracks()[0]
-    w.stop()
-    return { codes: w.codes, track: track.readyState, source: video.srcObject }
+    ;(window as unknown as Scanning).stopScanner()
+    return { codes: (window as unknown as Scanning).codes, track: track.readyState, source: video.srcObject }
   })
   expect(after).toEqual({ codes: [TICKET], track: 'ended', source: null })
 })
