@@ -20,7 +20,7 @@
 //
 // Environment: BENCH_RUNS (frames timed per row, default 40), CHROMIUM_PATH (default /usr/bin/chromium).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from '@playwright/test'
 import config from '../../playwright.config.ts'
@@ -92,6 +92,9 @@ function nodeRows(): Row[] {
   return rows
 }
 
+/** The Chromium the rows were measured in, once known. */
+let chromiumVersion = ''
+
 async function chromiumRows(): Promise<Row[]> {
   const rows: Row[] = []
   const dir = mkdtempSync(join(tmpdir(), 'bench-decoder-'))
@@ -106,6 +109,7 @@ async function chromiumRows(): Promise<Row[]> {
         let browser: Browser | undefined
         try {
           browser = await launchWithFakeCamera(launchOptions, file)
+          chromiumVersion = browser.version()
           const page = await browser.newPage()
           await page.goto(harness.url)
           await page.evaluate(async () => {
@@ -177,8 +181,9 @@ export async function measureDecoder() {
 }
 
 async function main() {
-  console.log(`bench:decoder — ${RUNS} frames a row; Chromium ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}; load average before: ${load()}`)
+  console.log(`bench:decoder — ${RUNS} frames a row; Node ${process.version}, ${cpus().length} CPUs; load average before: ${load()}`)
   const rows = await measureDecoder()
+  console.log(`Chromium ${chromiumVersion} (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}), headless, software rendering (--disable-gpu)`)
   console.log('\nwhere                          size      frames     what                        p50 ms  p95 ms  read     load')
   for (const r of rows) {
     console.log(
@@ -198,7 +203,7 @@ async function main() {
     }
   }
   mkdirSync('bench-results', { recursive: true })
-  writeFileSync('bench-results/door-decoder.json', JSON.stringify({ runs: RUNS, rows, worst }, null, 2) + '\n')
+  writeFileSync('bench-results/door-decoder.json', JSON.stringify({ runs: RUNS, node: process.version, chromium: chromiumVersion, rows, worst }, null, 2) + '\n')
   console.log('\nbench-results/door-decoder.json written.')
 }
 
