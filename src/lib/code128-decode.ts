@@ -3,7 +3,7 @@
 // the size for the one symbology we print. Pure: pixels in, text out, no DOM.
 //
 // How a frame is read: scanlines at several angles and offsets from the centre outwards, each a profile of
-// brightness averaged across the line; edges where the slope peaks above the line's own noise, placed where the
+// brightness averaged across the line; edges where the slope peaks above the frame's noise, placed where the
 // profile crosses halfway between the local dark and light levels (which keeps narrow elements narrow under
 // blur); each symbol measured edge to similar edge (bar start to bar start), which cancels ink spread and glare
 // that widen bars or spaces, in modules of its own width, so perspective is followed along the line. A read
