@@ -2,6 +2,7 @@
 import { BinaryBitmap, Code128Reader, HybridBinarizer, RGBLuminanceSource } from '@zxing/library'
 import { describe, expect, test } from 'vitest'
 import { barcodeSvgModel, barsPath, checkSymbol, CODE, encode, modules, PATTERNS, SHIFT, START, STOP } from '../../src/lib/code128.ts'
+import { seededRandom } from '../fixtures/barcode-scene.ts'
 
 const data = (values: number[]) => values.slice(1, -2) // without start, check and stop
 
@@ -199,15 +200,7 @@ describe('ZXing decodes our bars back to the exact text', () => {
   }
 
   // A seeded generator, so a failing string can be reproduced.
-  function mulberry32(seed: number) {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
-  }
-  const rand = mulberry32(128)
+  const rand = seededRandom(128)
   const pick = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('')
   const codes = Array.from({ length: 40 }, () => pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 12))
   const digits = Array.from({ length: 20 }, () => pick('0123456789', 16))
