@@ -54,9 +54,12 @@ export const personalStep = z.object({ phone_number: phoneNumber, roll_number: r
 export const educationalStep = z.object({ year: graduationYear, branch })
 export const interestStep = z.object({ interests })
 
-/** The whole onboarding payload the server accepts (SPEC §3); id, degree and college are checked by the route. */
+/** The onboarding fields of every step, for the whole payload here and the profile update call (contract/api.ts). */
+export const onboardingFields = { ...personalStep.shape, ...educationalStep.shape, ...interestStep.shape }
+
+/** The whole onboarding payload (SPEC §3); the profile update call adds id, degree and college (contract/api.ts). */
 export const onboardingPayload = z
-  .object({ ...personalStep.shape, ...educationalStep.shape, ...interestStep.shape })
+  .object(onboardingFields)
   .check(
     z.refine((p) => branchFitsYear(p.branch, p.year), {
       message: MESSAGES.branchForYear,

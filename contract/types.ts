@@ -1,102 +1,17 @@
-// The wire types of API.md, imported by the app and the server alike.
-import type { EventState, Gender, RegistrationType } from './constants.ts'
+// The wire types of API.md, imported by the app and the server alike. They are the output types of the schemas in
+// api.ts, so the wire is declared once; `import type` keeps zod out of every bundle that imports these.
+import type * as z from 'zod/mini'
+import type * as api from './api.ts'
 
-export interface User {
-  id: number
-  name: string
-  email: string
-  photo_url: string | null
-  college: string | null
-  phone_number: string | null
-  roll_number: string | null
-  gender: Gender | null
-  year: number | null
-  branch: string | null
-  degree: string | null
-  interests: string[]
-}
-
-export interface Organizer {
-  id: number
-  name: string
-  photo_url: string | null
-}
-
-export interface TeamMember {
-  user: { id: number; name: string; photo_url: string | null }
-}
-
-export interface Team {
-  id: number
-  name: string
-  invite_code: string
-  leader_id: number
-  Participant: TeamMember[]
-}
-
-export interface SummaryParticipant {
-  ticket_collected: boolean
-  team: null | { id: number; name: string }
-}
-
-export interface DetailParticipant {
-  id: number
-  ticket_collected: boolean
-  ticket_code: string | null
-  team: null | Team
-}
-
-interface EventFields {
-  id: number
-  name: string
-  description: string
-  event_page_image_url: string | null
-  banner_url: string | null
-  dates: string[]
-  venue: string
-  tags: string[]
-  organizer: Organizer
-  parent_id: number | null
-  children: { id: number }[]
-  state: EventState
-  fee: number
-  ma_ppt: number
-  registration_type: RegistrationType
-  external_registration_link: string | null
-  start_in_event_activity: boolean
-  in_event_activity: string | null
-  is_ticket_feature_enabled: boolean
-  ticket_count: number
-  tickets_sold: number
-}
-
-export interface EventSummary extends EventFields {
-  Participant: false | SummaryParticipant
-}
-
-export interface EventDetail extends EventFields {
-  long_description: string
-  Participant: false | DetailParticipant
-}
-
-export type EventsByState = Partial<Record<EventState, EventSummary[]>>
-
-export interface MyEvent {
-  id: number
-  ticket_collected: boolean
-  team: null | { id: number; name: string }
-  event: EventSummary
-}
-
-export interface Council {
-  id: number
-  name: string
-  photo_url: string | null
-  phone_number: string | null
-  email: string | null
-}
-
-export interface ApiError {
-  error: true
-  message: string
-}
+export type User = z.output<typeof api.user>
+export type Organizer = z.output<typeof api.organizer>
+export type TeamMember = z.output<typeof api.teamMember>
+export type Team = z.output<typeof api.team>
+export type SummaryParticipant = z.output<typeof api.summaryParticipant>
+export type DetailParticipant = z.output<typeof api.detailParticipant>
+export type EventSummary = z.output<typeof api.eventSummary>
+export type EventDetail = z.output<typeof api.eventDetail>
+export type EventsByState = z.output<typeof api.eventsByState>
+export type MyEvent = z.output<typeof api.myEvent>
+export type Council = z.output<typeof api.council>
+export type ApiError = z.output<typeof api.apiError>

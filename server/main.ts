@@ -1,4 +1,5 @@
 // Starts the server: configuration, database (migrated, demo data on first start), listen, graceful shutdown.
+import closeWithGrace from 'close-with-grace'
 import { loadConfig } from './config.ts'
 import { openDatabase } from './db/index.ts'
 import { seedDemoData } from './db/demo.ts'
@@ -9,26 +10,17 @@ const database = await openDatabase(config.databaseUrl ? { url: config.databaseU
 if (!config.production) await seedDemoData(database.db)
 const app = await buildApp({ config, database, logger: { level: process.env.LOG_LEVEL ?? 'info' } })
 
-let closing = false
-async function shutdown(signal: string) {
-  if (closing) return
-  closing = true
-  app.log.info({ signal }, 'shutting down: finishing requests in flight')
-  const force = setTimeout(() => process.exit(1), 9_000)
-  force.unref()
+// SIGTERM/SIGINT: finish the requests in flight, close the database, exit 0; past 9 s, exit 1 whatever is left
+// (the proxy's grace is 10 s). A second signal exits at once.
+closeWithGrace({ delay: 9_000, logger: app.log }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error')
+  else app.log.info({ signal }, 'shutting down: finishing requests in flight')
   // Fastify closes the idle keep-alive connections once, when closing starts; a connection whose request
   // finishes later would stay open until the client's keep-alive timer. Close those as they go idle.
-  const sweep = setInterval(() => app.server.closeIdleConnections(), 100)
-  sweep.unref()
-  try {
-    await app.close()
-    await database.close()
-  } finally {
-    process.exit(0)
-  }
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))
+  setInterval(() => app.server.closeIdleConnections(), 100).unref()
+  await app.close()
+  await database.close()
+})
 
 await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' })
 if (!config.google) app.log.warn('Google sign-in is not configured: /api/v1/auth/google shows the development sign-in form.')

@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import Fastify from 'fastify'
 import postgres from 'postgres'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { newTicketCode } from '../../server/events/actions.ts'
+import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { freePort } from '../../test/e2e/support/server.ts'
 
@@ -72,12 +72,15 @@ interface Instance {
   stop(): Promise<void>
 }
 
+/** The compiled server, as `npm start` runs it (npm run bench:rush builds it first). */
+const SERVER = 'build/server/main.js'
+
 async function startInstance(databaseUrl: string): Promise<Instance> {
   const port = await freePort()
   let log = ''
   // RUSH_NODE_ARGS: extra flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them.
   const nodeArgs = (process.env.RUSH_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -263,7 +266,7 @@ async function realScenario(instances: number) {
     const cpu = await cpuMeter(databaseUrl, servers)
     const { answers, seconds } = await pool(order.map((id, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })))
     const cpuMsPerClaim = await cpu.perClaim(answers.length)
-    return { scenario: `${instances} instance${instances > 1 ? 's' : ''} of server/main.ts`, instances, ...summarize(answers, seconds), cpuMsPerClaim, loadAverage, database: await soldIn(databaseUrl, eventId) }
+    return { scenario: `${instances} instance${instances > 1 ? 's' : ''} of the server`, instances, ...summarize(answers, seconds), cpuMsPerClaim, loadAverage, database: await soldIn(databaseUrl, eventId) }
   } finally {
     await Promise.all(servers.map((s) => s.stop()))
   }
@@ -324,7 +327,7 @@ const how = {
   tickets: TICKETS,
   doubleTapShare: DOUBLE_TAP,
   concurrency: CONCURRENCY,
-  transport: 'HTTP/1.1 keep-alive from this process to server/main.ts child processes; round-robin across instances',
+  transport: 'HTTP/1.1 keep-alive from this process to build/server/main.js child processes (the compiled server, as npm start runs it); round-robin across instances',
   database: ADMIN_URL.replace(/\/\/[^@]*@/, '//…@'),
   redis: REDIS_URL,
   cpus: cpus().length,

@@ -1,4 +1,4 @@
-// The bearer check every /p/ route runs before its handler.
+// The bearer check every /p/ route runs before its handler (registered once, for the scope of the /p/ routes).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { unauthorized } from '../errors.ts'
 import type { AccessTokens } from './tokens.ts'
@@ -9,6 +9,6 @@ export function requireUser(tokens: AccessTokens) {
     const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header) : null
     const userId = await tokens.verify(match?.[1])
     if (userId === null) throw unauthorized()
-    ;(request as FastifyRequest & { userId: number }).userId = userId
+    request.userId = userId
   }
 }

@@ -1,12 +1,12 @@
 // The operator commands of API.md ("Operator command line"), as functions of the database and the token
 // services so that tests run them directly; index.ts only wires them to the configured database.
 import { readFile } from 'node:fs/promises'
-import { and, eq } from 'drizzle-orm'
 import { EVENT_STATES, type EventState } from '../../contract/constants.ts'
 import type { Db } from '../db/index.ts'
-import { events, users } from '../db/schema.ts'
 import { CatalogueError, importCatalogue } from '../db/catalogue.ts'
-import { startSession } from '../auth/sessions.ts'
+import { eventsRepository } from '../db/events.ts'
+import { sessionsRepository } from '../db/sessions.ts'
+import { usersRepository } from '../db/users.ts'
 import type { AccessTokens } from '../auth/tokens.ts'
 
 export const USAGE = `Usage: npm run cli -- <command>
@@ -74,11 +74,7 @@ async function setEventState(db: Db, args: string[]) {
   if (id <= 0) throw new CliError(`The event id must be a positive whole number, not "${rawId}".`)
   const state = rawState.toUpperCase() as EventState
   if (!EVENT_STATES.includes(state)) throw new CliError(`Unknown state "${rawState}": use one of ${EVENT_STATES.join(', ')}.`)
-  const [row] = await db
-    .update(events)
-    .set({ state })
-    .where(eq(events.id, id))
-    .returning({ id: events.id, slug: events.slug, state: events.state })
+  const row = await eventsRepository(db).setState(id, state)
   if (!row) throw new CliError(`No event with id ${id}.`)
   return row
 }
@@ -98,21 +94,6 @@ async function tokenFor(ctx: CliContext, args: string[]) {
   const email = rest[0].trim().toLowerCase()
   if (!EMAIL.test(email)) throw new CliError(`"${rest[0]}" is not an e-mail address.`)
 
-  // Users made here are keyed by issuer 'cli' and the e-mail, apart from Google sign-ins, so a support or
-  // load-test account can never take over a student's account.
-  const [created] = await ctx.db
-    .insert(users)
-    .values({ issuer: 'cli', subject: email, email, name: name?.trim() ?? email.split('@')[0] })
-    .onConflictDoNothing({ target: [users.issuer, users.subject] })
-    .returning({ id: users.id })
-  let userId = created?.id
-  if (userId === undefined) {
-    const [existing] = await ctx.db
-      .update(users)
-      .set(name ? { name: name.trim(), updatedAt: new Date() } : { updatedAt: new Date() })
-      .where(and(eq(users.issuer, 'cli'), eq(users.subject, email)))
-      .returning({ id: users.id })
-    userId = existing.id
-  }
-  return startSession({ db: ctx.db, tokens: ctx.tokens }, userId)
+  const userId = await usersRepository(ctx.db).upsertOperatorAccount(email, name?.trim())
+  return sessionsRepository({ db: ctx.db, tokens: ctx.tokens }).start(userId)
 }

@@ -1,9 +1,10 @@
-// PostgreSQL cannot store the NUL character in text or jsonb: a body carrying one (JSON "\u0000", or %00 in
-// the development form) would fail deep in a write as a 500. Refused here, once, for every call (the fuzz
-// test found it through the development sign-in form's name field).
-import type { FastifyInstance } from 'fastify'
+// How bodies are read. Fastify's own JSON parser (with its prototype-poisoning protection), extended only to
+// accept an empty body, which API.md allows on every call that takes no fields (the literal `true` the app sends
+// is JSON already). And the NUL character, which PostgreSQL cannot store in text or jsonb: a body carrying one
+// (JSON "\u0000", or %00 in the development form) would fail deep in a write as a 500, so it is refused here,
+// once, for every call (the fuzz test found it through the development sign-in form's name field).
+import fp from 'fastify-plugin'
 import { badRequest } from '../errors.ts'
-import { global } from './global.ts'
 
 function hasNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000')
@@ -12,8 +13,17 @@ function hasNul(value: unknown, depth = 0): boolean {
   return false
 }
 
-export const rejectNul = global(async (app: FastifyInstance) => {
-  app.addHook('preValidation', async (request) => {
-    if (hasNul(request.body)) throw badRequest('The request contains a character that is not allowed (NUL).')
-  })
-})
+export const input = fp(
+  async (app) => {
+    const parseJson = app.getDefaultJsonParser('error', 'error')
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if ((body as string).trim() === '') return done(null, undefined)
+      parseJson(request, body as string, done)
+    })
+    app.addHook('preValidation', async (request) => {
+      if (hasNul(request.body)) throw badRequest('The request contains a character that is not allowed (NUL).')
+    })
+  },
+  { name: 'input' },
+)

@@ -3,7 +3,7 @@
 // Masking works on three levels: pino `redact` for known fields, serializers for requests and errors, and a
 // last pass over every string logged, so a token or phone number that slips into a message is masked too.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { global } from './global.ts'
+import fp from 'fastify-plugin'
 
 const JWT = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g
 const BEARER = /\b(Bearer)\s+\S+/gi
@@ -104,17 +104,19 @@ export function loggerOptions(extra: Record<string, unknown> = {}): Record<strin
 }
 
 /** Logs every 4xx answer with the message the student saw (429s are logged by the rate limiter with more). */
-export const refusalLog = global(async (app: FastifyInstance) => {
-  app.addHook('onSend', async (request, reply, payload) => {
-    const status = reply.statusCode
-    if (status >= 400 && status < 500 && status !== 429 && typeof payload === 'string') {
-      let reason: unknown
-      try {
-        reason = JSON.parse(payload)?.message
-      } catch {}
-      const userId = (request as FastifyRequest & { userId?: number }).userId
-      request.log.info({ status, reason, route: request.routeOptions.url, userId }, 'refused')
-    }
-    return payload
-  })
-})
+export const refusalLog = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const status = reply.statusCode
+      if (status >= 400 && status < 500 && status !== 429 && typeof payload === 'string') {
+        let reason: unknown
+        try {
+          reason = JSON.parse(payload)?.message
+        } catch {}
+        request.log.info({ status, reason, route: request.routeOptions.url, userId: request.userId || undefined }, 'refused')
+      }
+      return payload
+    })
+  },
+  { name: 'refusal-log' },
+)

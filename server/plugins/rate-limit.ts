@@ -1,11 +1,13 @@
-// Rate limits (issue 6): per student on writes, per address on sign-in. Fixed windows counted in Redis
-// when REDIS_URL is set (every instance behind the proxy shares the counters), in memory otherwise.
+// Rate limits (issue 6) through @fastify/rate-limit: each route names its limit in `config.rateLimit`
+// (app.rateLimits.writes, .signIn, .refresh), so a renamed or new route cannot silently lose it. Writes are
+// counted per student (after the bearer check: the key is the user id), sign-in and refresh per client address.
+// Counters live in Redis when there is one (every instance behind the proxy shares them), in memory otherwise.
 // The limits and the reasoning behind them are in docs/deployment.md.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createRequire } from 'node:module'
+import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import rateLimitPlugin, { type FastifyRateLimitStore, type RateLimitOptions } from '@fastify/rate-limit'
 import { tooManyRequests } from '../errors.ts'
-import type { Redis } from '../redis.ts'
-import { userIdOf } from '../http.ts'
-import { global } from './global.ts'
 
 export interface Rule {
   limit: number
@@ -27,93 +29,56 @@ export const RATE_LIMITS: RateLimits = {
   refresh: { limit: 300, windowSeconds: 60 },
 }
 
-export interface Counters {
-  /** Counts one hit on `key` and answers the count in the current window and the seconds until it ends. */
-  hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>
-  close(): void
-}
-
-export function memoryCounters(now = () => Date.now()): Counters {
-  const windows = new Map<string, { count: number; resetAt: number }>()
-  // Expired windows are dropped once a minute, so a flood of addresses cannot grow the map without end.
-  const sweep = setInterval(() => {
-    const t = now()
-    for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key)
-  }, 60_000)
-  sweep.unref()
-  return {
-    async hit(key, windowSeconds) {
-      const t = now()
-      let w = windows.get(key)
-      if (!w || w.resetAt <= t) windows.set(key, (w = { count: 0, resetAt: t + windowSeconds * 1000 }))
-      w.count += 1
-      return { count: w.count, resetSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) }
-    },
-    close: () => clearInterval(sweep),
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The `config.rateLimit` of each kind of route; `false` when the limits are off (tests that flood). */
+    rateLimits: Record<keyof RateLimits, RateLimitOptions | false>
   }
 }
 
-// INCR, and start the window's expiry on the first hit: one atomic step on the Redis server.
-const HIT = `
-local n = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {n, ttl}`
+export const TOO_MANY = 'Too many requests. Please wait a moment and try again.'
 
-export function redisCounters(redis: Redis, prefix: string): Counters {
-  const hit = redis.script(HIT)
-  return {
-    async hit(key, windowSeconds) {
-      const [count, ttl] = (await hit([prefix + key], [windowSeconds * 1000])) as number[]
-      return { count, resetSeconds: Math.max(1, Math.ceil(ttl / 1000)) }
-    },
-    close() {},
-  }
-}
+// The plugin's own stores. Its child() gives every route counters of its own; a student's writes are one
+// budget across every write call, so every route shares one store here and the key names the bucket.
+const require = createRequire(import.meta.url)
+type StoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, ...rest: unknown[]) => FastifyRateLimitStore
+const RedisStore: StoreCtor = require('@fastify/rate-limit/store/RedisStore.js')
+const LocalStore: StoreCtor = require('@fastify/rate-limit/store/LocalStore.js')
 
-const WRITES = new Set(
-  ['/user/p/update', '/event/p/register-for-event', '/event/p/claim-ticket', '/event/p/rate', '/event/p/create-team', '/event/p/join-team', '/event/p/remove-from-team', '/event/p/delete-team'].map(
-    (p) => '/api/v1' + p,
-  ),
+export const rateLimit = fp(
+  async (app, { limits }: { limits: RateLimits | false }) => {
+    const who = { writes: (r: FastifyRequest) => `user:${r.userId}`, signIn: (r: FastifyRequest) => r.ip, refresh: (r: FastifyRequest) => r.ip }
+    const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
+      if (!limits) return false
+      const { limit, windowSeconds } = limits[bucket]
+      return {
+        max: limit,
+        timeWindow: windowSeconds * 1000,
+        keyGenerator: (request) => `${bucket}:${who[bucket](request)}`,
+        // Per student after the route's bearer check (onRequest) and before validation, so a refused body
+        // counts as a write too; per address before anything else is done.
+        hook: bucket === 'writes' ? 'preValidation' : 'onRequest',
+        onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
+      }
+    }
+    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh') })
+    if (!limits) return
+
+    const inner = app.redis ? new RedisStore(false, false, app.redis, `${app.redisPrefix}rate:`) : new LocalStore(false, false, 10_000)
+    const shared: FastifyRateLimitStore = { incr: inner.incr.bind(inner), child: () => shared }
+    await app.register(rateLimitPlugin, {
+      global: false,
+      store: function SharedStore() {
+        return shared
+      } as unknown as new () => FastifyRateLimitStore,
+      // Counting failed (Redis down): let the request through rather than turn an outage of the limiter into an
+      // outage of the app during a rush; the write paths stay correct without it.
+      skipOnError: true,
+      // The headers the app may read, as before: the limit and what is left (Retry-After on a refusal).
+      addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
+      addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false, 'retry-after': true },
+      errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000), TOO_MANY),
+    })
+  },
+  { name: 'rate-limit', dependencies: ['redis', 'auth'] },
 )
-const SIGN_IN = new Set(['/auth/google', '/auth/google/callback', '/auth/dev'].map((p) => '/api/v1' + p))
-const REFRESH = '/api/v1/auth/refresh-token'
-
-/** The route's pattern without a trailing slash (the team calls are registered both ways). */
-function routeOf(request: FastifyRequest): string {
-  const url = request.routeOptions.url ?? ''
-  return url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url
-}
-
-export const rateLimit = global(async (app: FastifyInstance, { limits, counters }: { limits: RateLimits; counters: Counters }) => {
-  async function check(request: FastifyRequest, reply: FastifyReply, bucket: keyof RateLimits, who: string) {
-    const rule = limits[bucket]
-    let result: { count: number; resetSeconds: number }
-    try {
-      result = await counters.hit(`${bucket}:${who}`, rule.windowSeconds)
-    } catch (err) {
-      // Counting failed (Redis down): let the request through rather than turn an outage of the limiter
-      // into an outage of the app during a rush; the write paths stay correct without it.
-      request.log.error({ err, bucket }, 'rate limit counter unavailable; request allowed')
-      return
-    }
-    reply.header('x-ratelimit-limit', String(rule.limit))
-    reply.header('x-ratelimit-remaining', String(Math.max(0, rule.limit - result.count)))
-    if (result.count > rule.limit) {
-      request.log.warn({ bucket, who, limit: rule.limit, windowSeconds: rule.windowSeconds, retryAfter: result.resetSeconds }, 'rate limited')
-      throw tooManyRequests(result.resetSeconds, 'Too many requests. Please wait a moment and try again.')
-    }
-  }
-
-  // Per address before anything else is done for the request (trustProxy makes request.ip the client's).
-  app.addHook('onRequest', async (request, reply) => {
-    const route = routeOf(request)
-    if (SIGN_IN.has(route)) await check(request, reply, 'signIn', request.ip)
-    else if (route === REFRESH) await check(request, reply, 'refresh', request.ip)
-  })
-  // Per student after the route's own onRequest hook has checked the bearer token.
-  app.addHook('preHandler', async (request, reply) => {
-    if (WRITES.has(routeOf(request))) await check(request, reply, 'writes', `user:${userIdOf(request)}`)
-  })
-  app.addHook('onClose', async () => counters.close())
-})

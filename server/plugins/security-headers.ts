@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { global } from './global.ts'
+import fp from 'fastify-plugin'
 
 export interface SecurityHeaderOptions {
   /** The built SPA's folder: index.html's inline <style> blocks are allowed by their hashes. */
@@ -51,16 +51,19 @@ export function contentSecurityPolicy({ staticDir, apiOrigin }: SecurityHeaderOp
   ].join('; ')
 }
 
-export const securityHeaders = global(async (app: FastifyInstance, options: SecurityHeaderOptions) => {
-  const policy = contentSecurityPolicy(options)
-  app.addHook('onSend', async (_request, reply, payload) => {
-    // A route that sets its own, stricter policy (the development sign-in page) keeps it.
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policy)
-    reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('referrer-policy', 'no-referrer')
-    reply.header('x-frame-options', 'DENY') // frame-ancestors for browsers that predate it
-    reply.header('cross-origin-opener-policy', 'same-origin')
-    return payload
-  })
-})
+export const securityHeaders = fp(
+  async (app: FastifyInstance, options: SecurityHeaderOptions) => {
+    const policy = contentSecurityPolicy(options)
+    app.addHook('onSend', async (_request, reply, payload) => {
+      // A route that sets its own, stricter policy (the development sign-in page) keeps it.
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policy)
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
+      reply.header('x-content-type-options', 'nosniff')
+      reply.header('referrer-policy', 'no-referrer')
+      reply.header('x-frame-options', 'DENY') // frame-ancestors for browsers that predate it
+      reply.header('cross-origin-opener-policy', 'same-origin')
+      return payload
+    })
+  },
+  { name: 'security-headers' },
+)

@@ -1,12 +1,13 @@
 // Sign-in and sessions (API.md "auth" rows): Google (or, outside production and without Google settings, a
 // development form), the refresh-token trade and logout.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Deps } from '../deps.ts'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CALLS } from '../../contract/api.ts'
+import type { Config } from '../config.ts'
 import { notFound, unauthorized, badRequest } from '../errors.ts'
-import { bodyOf } from '../http.ts'
 import { domainAllowed, domainRefusal, googleSignIn, SignInError, type PendingSignIn } from '../auth/google.ts'
-import { revokeSessionOf, rotateRefreshToken, startSession } from '../auth/sessions.ts'
-import { upsertSignedInUser, type SignedInIdentity } from '../auth/users.ts'
+import type { SignedInIdentity } from '../db/users.ts'
+import { declared } from './declare.ts'
 
 const PENDING_COOKIE = 'oidc_pending'
 const PENDING_SECONDS = 600
@@ -17,12 +18,12 @@ const EMAIL_MAX = 254
 // Plausible, not RFC 5322: one @, no spaces, a dot in the domain.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export default async function authRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  const { config } = deps
+const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const google = config.google ? googleSignIn(config.google, config.allowedEmailDomains) : undefined
   const devSignIn = !google && !config.production
-  const cookiePath = app.prefix // /api/v1/auth: the cookie goes to the callback and nowhere else
-  const callbackUrl = `${config.appUrl}${app.prefix}/google/callback`
+  const cookiePath = `${app.prefix}/auth` // /api/v1/auth: the cookie goes to the callback and nowhere else
+  const callbackUrl = `${config.appUrl}${app.prefix}${CALLS.signInCallback.path}`
+  const signInLimit = { rateLimit: app.rateLimits.signIn }
   const secureCookie = config.appUrl.startsWith('https:')
 
   // The development form posts form-urlencoded; this parser exists in this plugin's scope only.
@@ -38,88 +39,107 @@ export default async function authRoutes(app: FastifyInstance, { deps }: { deps:
       .redirect(`${config.appUrl}/login#${new URLSearchParams(fragment)}`, 302)
 
   const signIn = async (request: FastifyRequest, reply: FastifyReply, who: SignedInIdentity) => {
-    const user = await upsertSignedInUser(deps.db, who)
-    const tokens = await startSession(deps, user.id)
+    const user = await app.usersRepository.upsertSignedIn(who)
+    const tokens = await app.sessionsRepository.start(user.id)
     request.log.info({ userId: user.id, issuer: who.issuer }, 'sign-in')
     return toLogin(reply, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken })
   }
 
-  app.get('/google', async (request, reply) => {
-    if (!google) {
-      if (!devSignIn) throw notFound('Google sign-in is not configured.')
-      return sendDevPage(reply, 200, {})
-    }
-    try {
-      const { url, pending } = await google.start(callbackUrl)
-      reply.setCookie(PENDING_COOKIE, JSON.stringify({ ...pending, at: Date.now() }), {
-        signed: true,
-        httpOnly: true,
-        sameSite: 'lax', // sent on the top-level redirect back from Google, not on cross-site subrequests
-        secure: secureCookie,
-        path: cookiePath,
-        maxAge: PENDING_SECONDS,
-      })
-      return reply.header('cache-control', 'no-store').redirect(url.href, 302)
-    } catch (err) {
-      request.log.warn({ err }, 'sign-in could not start')
-      return toLogin(reply, { error: err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.' })
-    }
-  })
-
-  app.get('/google/callback', async (request, reply) => {
-    if (!google) throw notFound('Google sign-in is not configured.')
-    reply.clearCookie(PENDING_COOKIE, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure: secureCookie, signed: true })
-    try {
-      const pending = readPending(request)
-      if (!pending) throw new SignInError('Your sign-in expired or was started in another browser. Please try again.')
-      const who = await google.finish(new URL(callbackUrl + querySuffix(request.url)), pending)
-      return await signIn(request, reply, who)
-    } catch (err) {
-      const message = err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.'
-      request.log.warn({ reason: message, cause: err instanceof Error ? String(err.cause ?? err.message) : undefined }, 'sign-in refused')
-      return toLogin(reply, { error: message })
-    }
-  })
-
-  app.post('/dev', async (request, reply) => {
-    if (!devSignIn) throw notFound('No such API call.')
-    const body = bodyOf(request)
-    const fromForm = String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
-    const name = typeof body.name === 'string' ? body.name.trim() : ''
-    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : ''
-    const problem = !name
-      ? 'Name is a required field'
-      : name.length > NAME_MAX
-        ? `Name must be at most ${NAME_MAX} characters`
-        : !email
-          ? 'E-mail is a required field'
-          : email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email)
-            ? 'E-mail must be a valid address, like name@example.com'
-            : !domainAllowed(email.slice(email.lastIndexOf('@') + 1), config.allowedEmailDomains)
-              ? domainRefusal(config.allowedEmailDomains)
-              : null
-    if (problem) {
-      if (fromForm) return sendDevPage(reply, 400, { error: problem, name: String(body.name ?? ''), email: String(body.email ?? '') })
-      throw badRequest(problem)
-    }
-    return signIn(request, reply, { issuer: DEV_ISSUER, subject: email, email, name })
-  })
-
-  app.post('/refresh-token', async (request) => {
-    const result = await rotateRefreshToken(deps, bodyOf(request).refreshToken)
-    if (!result.ok) {
-      if (result.reason === 'reused') {
-        request.log.warn({ userId: result.userId, familyId: result.familyId }, 'refresh token reused: its family is revoked')
+  app.route({
+    ...declared(CALLS.signIn),
+    config: signInLimit,
+    handler: async (request, reply) => {
+      if (!google) {
+        if (!devSignIn) throw notFound('Google sign-in is not configured.')
+        return sendDevPage(reply, 200, {})
       }
-      throw unauthorized()
-    }
-    return { error: false, accessToken: result.accessToken, refreshToken: result.refreshToken }
+      try {
+        const { url, pending } = await google.start(callbackUrl)
+        reply.setCookie(PENDING_COOKIE, JSON.stringify({ ...pending, at: Date.now() }), {
+          signed: true,
+          httpOnly: true,
+          sameSite: 'lax', // sent on the top-level redirect back from Google, not on cross-site subrequests
+          secure: secureCookie,
+          path: cookiePath,
+          maxAge: PENDING_SECONDS,
+        })
+        return reply.header('cache-control', 'no-store').redirect(url.href, 302)
+      } catch (err) {
+        request.log.warn({ err }, 'sign-in could not start')
+        return toLogin(reply, { error: err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.' })
+      }
+    },
   })
 
-  app.post('/logout', async (request) => {
-    const revoked = await revokeSessionOf(deps.db, bodyOf(request).refreshToken)
-    if (revoked) request.log.info({ userId: revoked.userId }, 'logout')
-    return { error: false }
+  app.route({
+    ...declared(CALLS.signInCallback),
+    config: signInLimit,
+    handler: async (request, reply) => {
+      if (!google) throw notFound('Google sign-in is not configured.')
+      reply.clearCookie(PENDING_COOKIE, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure: secureCookie, signed: true })
+      try {
+        const pending = readPending(request)
+        if (!pending) throw new SignInError('Your sign-in expired or was started in another browser. Please try again.')
+        const who = await google.finish(new URL(callbackUrl + querySuffix(request.url)), pending)
+        return await signIn(request, reply, who)
+      } catch (err) {
+        const message = err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.'
+        request.log.warn({ reason: message, cause: err instanceof Error ? String(err.cause ?? err.message) : undefined }, 'sign-in refused')
+        return toLogin(reply, { error: message })
+      }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.devSignIn),
+    config: signInLimit,
+    handler: async (request, reply) => {
+      if (!devSignIn) throw notFound('No such API call.')
+      const body = request.body
+      const fromForm = String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+      const name = typeof body.name === 'string' ? body.name.trim() : ''
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : ''
+      const problem = !name
+        ? 'Name is a required field'
+        : name.length > NAME_MAX
+          ? `Name must be at most ${NAME_MAX} characters`
+          : !email
+            ? 'E-mail is a required field'
+            : email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email)
+              ? 'E-mail must be a valid address, like name@example.com'
+              : !domainAllowed(email.slice(email.lastIndexOf('@') + 1), config.allowedEmailDomains)
+                ? domainRefusal(config.allowedEmailDomains)
+                : null
+      if (problem) {
+        if (fromForm) return sendDevPage(reply, 400, { error: problem, name: String(body.name ?? ''), email: String(body.email ?? '') })
+        throw badRequest(problem)
+      }
+      return signIn(request, reply, { issuer: DEV_ISSUER, subject: email, email, name })
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.refreshToken),
+    config: { rateLimit: app.rateLimits.refresh },
+    handler: async (request) => {
+      const result = await app.sessionsRepository.rotate(request.body.refreshToken)
+      if (!result.ok) {
+        if (result.reason === 'reused') {
+          request.log.warn({ userId: result.userId, familyId: result.familyId }, 'refresh token reused: its family is revoked')
+        }
+        throw unauthorized()
+      }
+      return { error: false as const, accessToken: result.accessToken, refreshToken: result.refreshToken }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.logout),
+    handler: async (request) => {
+      const revoked = await app.sessionsRepository.revokeByToken(request.body.refreshToken)
+      if (revoked) request.log.info({ userId: revoked.userId }, 'logout')
+      return { error: false as const }
+    },
   })
 
   function readPending(request: FastifyRequest): PendingSignIn | null {
@@ -148,9 +168,11 @@ export default async function authRoutes(app: FastifyInstance, { deps }: { deps:
         `default-src 'none'; form-action 'self' ${new URL(config.appUrl).origin}; base-uri 'none'; frame-ancestors 'none'`,
       )
       .type('text/html; charset=utf-8')
-      .send(devPage(`${app.prefix}/dev`, form))
+      .send(devPage(`${app.prefix}${CALLS.devSignIn.path}`, form))
   }
 }
+
+export default authRoutes
 
 /** The query string of a request URL ('' when none), to rebuild the callback URL on the configured origin. */
 function querySuffix(url: string): string {

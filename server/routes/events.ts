@@ -1,50 +1,61 @@
-// The event calls of API.md (prefix /api/v1/event): lists, details and the student's actions on an event.
-import type { FastifyInstance } from 'fastify'
-import type { Deps } from '../deps.ts'
-import { requireUser } from '../auth/hook.ts'
+// The event calls of API.md: lists, details and the student's actions on an event.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CALLS } from '../../contract/api.ts'
 import { notFound } from '../errors.ts'
-import { MAX_ID, bodyOf, idFrom, userIdOf } from '../http.ts'
-import { getEventDetail, listEventsByState, listMyEvents } from '../events/repository.ts'
-import { MESSAGES, claimTicket, rateEvent, ratingFrom, registerForEvent } from '../events/actions.ts'
+import { declared } from './declare.ts'
+import { MESSAGES, valueOf } from './outcomes.ts'
 
-export default async function eventsRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  const { db } = deps
-  await app.register(async (p) => {
-    p.addHook('onRequest', requireUser(deps.tokens))
+const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  const events = app.eventsRepository
+  const writes = { rateLimit: app.rateLimits.writes }
 
-    p.post('/p/get', async (request) => ({ error: false, events: await listEventsByState(db, userIdOf(request)) }))
+  app.route({
+    ...declared(CALLS.events),
+    handler: async (request) => ({ error: false as const, events: await events.listByState(request.userId) }),
+  })
 
-    // Registered before /p/get/:id; find-my-way prefers the static path whatever the order.
-    p.post('/p/get/me', async (request) => ({ error: false, events: await listMyEvents(db, userIdOf(request)) }))
+  // find-my-way prefers the static /get/me over /get/:id whatever the order.
+  app.route({
+    ...declared(CALLS.myEvents),
+    handler: async (request) => ({ error: false as const, events: await events.listMine(request.userId) }),
+  })
 
-    p.post('/p/get/:id', async (request) => {
-      const raw = (request.params as { id: string }).id
-      // A path that names no event, such as /p/get/abc or /p/get/-1, is an unknown event, not a bad body.
-      // Past MAX_ID no row can exist, and the number must not reach an integer column.
-      const id = /^\d{1,10}$/.test(raw) ? Number(raw) : 0
-      const event = id > 0 && id <= MAX_ID ? await getEventDetail(db, id, userIdOf(request)) : null
+  app.route({
+    ...declared(CALLS.event),
+    handler: async (request) => {
+      const { id } = request.params
+      const event = id === null ? null : await events.detail(id, request.userId)
       if (!event) throw notFound(MESSAGES.eventNotFound)
-      return { error: false, event }
-    })
+      return { error: false as const, event }
+    },
+  })
 
-    p.post('/p/register-for-event', async (request) => {
-      const eventId = idFrom(bodyOf(request).event_id, 'event_id')
-      await registerForEvent(db, userIdOf(request), eventId)
-      return { error: false, message: MESSAGES.registered }
-    })
+  app.route({
+    ...declared(CALLS.register),
+    config: writes,
+    handler: async (request) => {
+      valueOf(await events.register(request.userId, request.body.event_id))
+      return { error: false as const, message: MESSAGES.registered }
+    },
+  })
 
-    p.post('/p/claim-ticket', async (request) => {
-      const eventId = idFrom(bodyOf(request).event_id, 'event_id')
-      const ticket_code = await claimTicket(db, userIdOf(request), eventId)
-      return { error: false, message: MESSAGES.ticketClaimed, ticket_code }
-    })
+  app.route({
+    ...declared(CALLS.claimTicket),
+    config: writes,
+    handler: async (request) => {
+      const ticket_code = valueOf(await app.claimsRepository.claim(request.userId, request.body.event_id))
+      return { error: false as const, message: MESSAGES.ticketClaimed, ticket_code }
+    },
+  })
 
-    p.post('/p/rate', async (request) => {
-      const body = bodyOf(request)
-      const eventId = idFrom(body.event_id, 'event_id')
-      const rating = ratingFrom(body.rating)
-      await rateEvent(db, userIdOf(request), eventId, rating)
-      return { error: false, message: MESSAGES.rated }
-    })
+  app.route({
+    ...declared(CALLS.rate),
+    config: writes,
+    handler: async (request) => {
+      valueOf(await events.rate(request.userId, request.body.event_id, request.body.rating))
+      return { error: false as const, message: MESSAGES.rated }
+    },
   })
 }
+
+export default eventRoutes

@@ -1,64 +1,46 @@
-// The signed-in user's own profile (API.md "user" rows): read it, and write the onboarding fields.
-import { eq } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
+// The signed-in student's own profile (API.md "user" rows): read it, and write the onboarding fields.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CALLS } from '../../contract/api.ts'
 import { COLLEGE, DEGREE } from '../../contract/constants.ts'
 import { branchFromWire, branchToWire } from '../../contract/profile-options.ts'
-import { firstError, onboardingPayload, type OnboardingPayload } from '../../contract/schemas.ts'
-import type { Deps } from '../deps.ts'
-import { users } from '../db/schema.ts'
-import { badRequest, forbidden, unauthorized } from '../errors.ts'
-import { bodyOf, idFrom, userIdOf } from '../http.ts'
-import { requireUser } from '../auth/hook.ts'
-import { findUser, toWireUser } from '../auth/users.ts'
+import { toWireUser } from '../db/users.ts'
+import { forbidden } from '../errors.ts'
+import { declared } from './declare.ts'
+import { USER_MESSAGES, refusal } from './outcomes.ts'
 
-export const UPDATE_MESSAGES = {
-  updated: 'Profile updated',
-  notYours: 'You can only update your own profile.',
-  degree: `Degree must be '${DEGREE}'`,
-  college: `College must be '${COLLEGE}'`,
-} as const
+const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const users = app.usersRepository
 
-const absent = (v: unknown) => v === undefined || v === null
+  app.route({
+    ...declared(CALLS.me),
+    handler: async (request) => {
+      const user = await users.find(request.userId)
+      if (!user) throw refusal('userNotFound')
+      return { error: false as const, user: toWireUser(user) }
+    },
+  })
 
-export default async function userRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  await app.register(async (p) => {
-    p.addHook('onRequest', requireUser(deps.tokens))
-
-    p.post('/p/me', async (request) => {
-      const user = await findUser(deps.db, userIdOf(request))
-      // A valid token of a user who no longer exists is as good as no token.
-      if (!user) throw unauthorized()
-      return { error: false, user: toWireUser(user) }
-    })
-
-    p.post('/p/update', async (request) => {
-      const me = userIdOf(request)
-      const body = bodyOf(request)
-      if (!absent(body.id) && idFrom(body.id, 'id') !== me) throw forbidden(UPDATE_MESSAGES.notYours)
-      const problem = firstError(onboardingPayload, body)
-      if (problem) throw badRequest(problem)
-      if (!absent(body.degree) && body.degree !== DEGREE) throw badRequest(UPDATE_MESSAGES.degree)
-      if (!absent(body.college) && body.college !== COLLEGE) throw badRequest(UPDATE_MESSAGES.college)
-
-      // Only the listed fields, taken from the parsed payload: anything else in the body is never written.
-      const p = onboardingPayload.parse(body) as OnboardingPayload
-      const [row] = await deps.db
-        .update(users)
-        .set({
-          phoneNumber: p.phone_number,
-          rollNumber: p.roll_number.trim(),
-          gender: p.gender,
-          year: p.year,
-          branch: branchToWire(branchFromWire(p.branch)),
-          interests: [...new Set(p.interests)],
-          degree: DEGREE,
-          college: COLLEGE,
-          updatedAt: new Date(),
-        })
-        .where(eq(users.id, me))
-        .returning()
-      if (!row) throw unauthorized()
-      return { error: false, message: UPDATE_MESSAGES.updated, user: toWireUser(row) }
-    })
+  app.route({
+    ...declared(CALLS.updateProfile),
+    config: { rateLimit: app.rateLimits.writes },
+    handler: async (request) => {
+      const p = request.body
+      if (p.id != null && p.id !== request.userId) throw forbidden(USER_MESSAGES.notYours)
+      // Only the listed fields, from the validated body: anything else in the request is never written.
+      const row = await users.updateProfile(request.userId, {
+        phoneNumber: p.phone_number,
+        rollNumber: p.roll_number.trim(),
+        gender: p.gender,
+        year: p.year,
+        branch: branchToWire(branchFromWire(p.branch)),
+        interests: [...new Set(p.interests)],
+        degree: DEGREE,
+        college: COLLEGE,
+      })
+      if (!row) throw refusal('userNotFound')
+      return { error: false as const, message: USER_MESSAGES.updated, user: toWireUser(row) }
+    },
   })
 }
+
+export default userRoutes

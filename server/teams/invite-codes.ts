@@ -1,12 +1,9 @@
 // Invite codes: 5 characters from [A-Za-z0-9], drawn by the operating system's cryptographic generator.
-// 62^5 ≈ 916 million codes; with join attempts rate limited (attempt-limiter.ts) a code cannot be guessed.
+// 62^5 ≈ 916 million codes; with join attempts rate limited (server/db/attempts.ts) a code cannot be guessed.
 import { randomInt } from 'node:crypto'
 import { INVITE_CODE_LENGTH } from '../../contract/constants.ts'
 
 export const INVITE_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
-
-/** Draws one invite code; tests inject another generator to force a collision. */
-export type InviteCodeGenerator = () => string
 
 /**
  * `crypto.randomInt(62)` rejects internally instead of taking a modulo, so every character is equally
@@ -18,4 +15,3 @@ export function randomInviteCode(pick: (max: number) => number = randomInt): str
   return code
 }
 
-export const INVITE_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{${INVITE_CODE_LENGTH}}$`)

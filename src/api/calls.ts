@@ -1,26 +1,11 @@
 // One function per call of SPEC §7 / API.md. Reads resolve with the entity itself (the user, the events...);
-// writes resolve with the whole answer ({message, team...}) so a screen can show the server's words.
-import type { Council, EventDetail, EventsByState, MyEvent, Team, User } from '../../contract/types.ts'
-import type { Gender } from '../../contract/constants.ts'
+// writes resolve with the whole answer ({message, team...}) so a screen can show the server's words. Bodies,
+// answers and paths are typed from the contract's schemas (contract/api.ts), as types only: no zod in the bundle.
+import type { Answer, PathOf, Request } from '../../contract/api.ts'
 import { createClient, type Client, type EarlyCalls } from './client.ts'
 import { createLastKnown, type LastKnown, type LastKnownStorage } from './last-known.ts'
 
-export interface ProfileUpdate {
-  phone_number: string
-  roll_number: string
-  gender: Gender
-  year: number
-  branch: string
-  interests: string[]
-  degree: string
-  college: string
-  id: number
-}
-
-interface Answer {
-  error: false
-  message?: string
-}
+export type ProfileUpdate = Request<'updateProfile'>
 
 /** Without a LastKnown (tests), reads go to the server only. */
 const noCopies: Pick<LastKnown, 'remember'> = { remember: (_key, fetcher) => fetcher() }
@@ -30,28 +15,30 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
   // The reads the app starts from, and the ticket screen's: answered from the last good copy when offline.
   const { remember } = lastKnown
   return {
-    me: () => remember('me', () => post<{ user: User }>('/user/p/me').then((d) => d.user)),
-    updateProfile: (payload: ProfileUpdate) => post<Answer & { user: User }>('/user/p/update', payload),
-    getEvents: () => remember('events', () => post<{ events: EventsByState }>('/event/p/get').then((d) => d.events)),
-    getMyEvents: () => remember('myEvents', () => post<{ events: MyEvent[] }>('/event/p/get/me').then((d) => d.events)),
+    me: () => remember('me', () => post<Answer<'me'>>('/user/p/me' satisfies PathOf<'me'>).then((d) => d.user)),
+    updateProfile: (payload: ProfileUpdate) => post<Answer<'updateProfile'>>('/user/p/update' satisfies PathOf<'updateProfile'>, payload),
+    getEvents: () => remember('events', () => post<Answer<'events'>>('/event/p/get' satisfies PathOf<'events'>).then((d) => d.events)),
+    getMyEvents: () => remember('myEvents', () => post<Answer<'myEvents'>>('/event/p/get/me' satisfies PathOf<'myEvents'>).then((d) => d.events)),
     getEvent: (id: number | string) =>
-      remember(`event:${id}`, () => post<{ event: EventDetail }>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
-    register: (eventId: number) => post<Answer>('/event/p/register-for-event', { event_id: eventId }),
+      remember(`event:${id}`, () => post<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
+    register: (eventId: number) =>
+      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>),
     claimTicket: (eventId: number) =>
-      post<Answer & { ticket_code: string }>('/event/p/claim-ticket', { event_id: eventId }),
-    rate: (eventId: number, rating: number) => post<Answer>('/event/p/rate', { event_id: eventId, rating }),
+      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>),
+    rate: (eventId: number, rating: number) =>
+      post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
     createTeam: (eventId: number, teamName: string) =>
-      post<Answer & { team: Team }>('/event/p/create-team/', { event_id: eventId, team_name: teamName }),
+      post<Answer<'createTeam'>>('/event/p/create-team/' satisfies PathOf<'createTeam'>, { event_id: eventId, team_name: teamName } satisfies Request<'createTeam'>),
     joinTeam: (eventId: number, inviteCode: string) =>
-      post<Answer & { team: Team }>('/event/p/join-team/', { event_id: eventId, invite_code: inviteCode }),
+      post<Answer<'joinTeam'>>('/event/p/join-team/' satisfies PathOf<'joinTeam'>, { event_id: eventId, invite_code: inviteCode } satisfies Request<'joinTeam'>),
     removeFromTeam: (teamId: number, userId: number) =>
-      post<Answer>('/event/p/remove-from-team/', { team_id: teamId, user_id: userId }),
+      post<Answer<'removeFromTeam'>>('/event/p/remove-from-team/' satisfies PathOf<'removeFromTeam'>, { team_id: teamId, user_id: userId } satisfies Request<'removeFromTeam'>),
     deleteTeam: (eventId: number, teamId: number) =>
-      post<Answer>('/event/p/delete-team/', { event_id: eventId, team_id: teamId }),
-    getCouncils: () => post<{ councils: Council[] }>('/council/p/get').then((d) => d.councils),
+      post<Answer<'deleteTeam'>>('/event/p/delete-team/' satisfies PathOf<'deleteTeam'>, { event_id: eventId, team_id: teamId } satisfies Request<'deleteTeam'>),
+    getCouncils: () => post<Answer<'councils'>>('/council/p/get' satisfies PathOf<'councils'>).then((d) => d.councils),
     /** Revokes the refresh-token family; no bearer, no refresh, and it may outlive the page. */
     logout: (refreshToken: string) =>
-      post<Answer>('/auth/logout', { refreshToken }, { auth: false, keepalive: true }),
+      post<Answer<'logout'>>('/auth/logout' satisfies PathOf<'logout'>, { refreshToken } satisfies Request<'logout'>, { auth: false, keepalive: true }),
   }
 }
 

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
-import { hashRefreshToken } from '../../server/auth/sessions.ts'
+import { hashRefreshToken } from '../../server/db/sessions.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }

@@ -1,5 +1,5 @@
-// Authorization matrix over every call of API.md that test/server/teams.test.ts does not already cover
-// (its matrix covers the four team calls): each role — signed out, a student, a team member, a team leader,
+// Authorization matrix over every call of the contract (contract/api.ts) that test/server/teams.test.ts does not
+// already cover (its matrix covers the four team calls): each role — signed out, a student, a team member, a team leader,
 // another team's member — gets exactly what API.md allows, and the database changes exactly as the call says
 // (a hash of every table before and after each row; a refusal changes nothing, a read changes nothing).
 // Every row runs in a fresh world, so rows cannot influence each other.
@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Team } from '../../contract/types.ts'
-import { startSession } from '../../server/auth/sessions.ts'
+import { startSession } from '../../server/db/sessions.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { MESSAGES as E } from '../../server/events/actions.ts'
+import { MESSAGES as E } from '../../server/routes/outcomes.ts'
 import { schema } from '../../server/db/index.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 import { makeEvent, post } from './teams-fixtures.ts'
@@ -69,6 +69,9 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
   type World = Awaited<ReturnType<typeof world>>
 
   interface Row {
+    method?: 'GET' | 'POST'
+    /** The answer is not in the API's `{error, ...}` shape (the OpenAPI document). */
+    document?: boolean
     url: (w: World) => string
     body: (w: World, role: Role) => unknown
     /** Status (and message) per role; the signed-in roles not named get `others`. */
@@ -178,6 +181,22 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       // The token is the credential here: the bearer header plays no part, so every holder of a live token may trade it.
       expect: (role) => (role === 'signedOut' ? { status: 401, message: INVALID.message } : { status: 200, writes: ['refresh_families', 'refresh_tokens'] }),
     },
+    'GET /health': {
+      method: 'GET',
+      url: () => '/api/v1/health',
+      body: () => undefined,
+      // Public: the proxy asks without a token; a bearer header changes nothing.
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'ok' }),
+    },
+    'GET /openapi.json': {
+      method: 'GET',
+      document: true,
+      url: () => '/api/v1/openapi.json',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body.openapi).toBe('3.1.0'),
+    },
     'POST /auth/logout': {
       url: () => '/api/v1/auth/logout',
       body: (w, role) => ({ refreshToken: role === 'signedOut' ? randomBytes(32).toString('base64url') : w.sessions[role].refreshToken }),
@@ -193,7 +212,7 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     const before = await hashes()
     const body = row.body(w, role)
     const res = await t.app.inject({
-      method: 'POST',
+      method: row.method ?? 'POST',
       url: row.url(w),
       headers: { ...w.auth(role), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       payload: body === undefined ? undefined : JSON.stringify(body),
@@ -201,7 +220,7 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     const want = row.expect(role)
     expect(res.statusCode, res.body).toBe(want.status)
     const json = res.json()
-    expect(json.error).toBe(want.status !== 200)
+    if (!row.document) expect(json.error).toBe(want.status !== 200)
     if (want.status === 401) expect(json).toEqual(INVALID)
     if (want.message) expect(json.message).toBe(want.message)
     if (want.status === 200) row.check?.(w, role, json)

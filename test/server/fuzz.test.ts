@@ -1,4 +1,4 @@
-// Fuzz over every call of API.md (issue 6): random and malformed bodies, wrong types, huge strings, unicode,
+// Fuzz over every call of the contract registry (contract/api.ts, issue 9; API.md, issue 6): random and malformed bodies, wrong types, huge strings, unicode,
 // negative and huge ids, missing and extra fields, wrong content types and methods, bad tokens. At least
 // 5,000 cases from a seeded PRNG (FUZZ_SEED=<n> replays a run, FUZZ_SEED=random draws a new one). For every case: no 5xx, the JSON error shape
 // on a refusal, and no write for a refused request: a snapshot of every table (row count and a hash of all
@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type * as z from 'zod/mini'
+import { CALLS, type CallName } from '../../contract/api.ts'
 import { importCatalogue } from '../../server/db/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { testApp, type TestApp } from './helpers.ts'
@@ -47,7 +49,14 @@ function enc(s: string): string {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'))
 
-type Call = { method: string; url: string | (() => string); fields: Record<string, () => unknown>; auth: boolean; valid?: () => Record<string, unknown> }
+type Call = { method: string; url: () => string; fields: Record<string, () => unknown>; auth: boolean; valid?: () => Record<string, unknown> }
+
+/** The field names of a body or querystring schema of the contract (an object, possibly behind a pipe). */
+function fieldNames(schema: z.core.$ZodType): string[] {
+  const def = schema._zod.def as { type: string; in?: z.core.$ZodType; out?: z.core.$ZodType; shape?: Record<string, unknown> }
+  if (def.type === 'pipe') return fieldNames(def.in!._zod.def.type === 'transform' ? def.out! : def.in!)
+  return def.type === 'object' ? Object.keys(def.shape!) : []
+}
 
 describe(`fuzz over every call on ${KIND}`, () => {
   let t: TestApp
@@ -156,45 +165,56 @@ describe(`fuzz over every call on ${KIND}`, () => {
     const teamId = () => (r.chance(0.6) ? r.pick([ids.team0, ids.team2]) : anyValue())
     const userId = () => (r.chance(0.6) ? r.pick(users).id : anyValue())
     const YEARS = [2027, 2027, 2028, 2025, '2027', 'FY']
-    const calls: Call[] = [
-      { method: 'POST', url: '/api/v1/auth/refresh-token', auth: false, fields: { refreshToken: () => (r.chance(0.5) ? randomBytes(32).toString('base64url') : anyValue()) } },
-      { method: 'POST', url: '/api/v1/auth/logout', auth: false, fields: { refreshToken: () => (r.chance(0.5) ? randomBytes(32).toString('base64url') : anyValue()) } },
-      { method: 'POST', url: '/api/v1/auth/dev', auth: false, fields: { name: () => (r.chance(0.5) ? 'Fuzz Student' : anyValue()), email: () => (r.chance(0.5) ? `fuzz${r.int(50)}@example.edu` : anyValue()) } },
-      { method: 'GET', url: '/api/v1/auth/google', auth: false, fields: {} },
-      { method: 'GET', url: () => `/api/v1/auth/google/callback?code=${enc(strings())}&state=${enc(strings())}`, auth: false, fields: {} },
-      { method: 'POST', url: '/api/v1/user/p/me', auth: true, fields: {} },
-      {
-        method: 'POST',
-        url: '/api/v1/user/p/update',
-        auth: true,
-        fields: {
-          phone_number: () => (r.chance(0.7) ? r.pick(['9876543210', '9123456780', '98765', '+919876543210']) : anyValue()),
-          roll_number: () => (r.chance(0.7) ? '16010122001' : anyValue()),
-          gender: () => (r.chance(0.7) ? r.pick(['MALE', 'FEMALE', 'Female', 'Other']) : anyValue()),
-          year: () => (r.chance(0.7) ? r.pick(YEARS) : anyValue()),
-          branch: () => (r.chance(0.7) ? r.pick(['Artificial_Intelligence_And_Data_Science', 'Electronics_VLSI', 'Computer Engineering', 'EXTC']) : anyValue()),
-          interests: () => (r.chance(0.7) ? [r.pick(['AI/ML', 'Web Development', 'Music', 'Robotics'])] : anyValue()),
-          degree: () => (r.chance(0.7) ? 'B.tech' : anyValue()),
-          college: () => (r.chance(0.5) ? 'KJSCE' : anyValue()),
-          id: () => (r.chance(0.5) ? r.pick(users).id : anyValue()),
-          role: () => 'admin',
-          email: () => 'takeover@example.edu',
-        },
-        // Nine fields rarely all come out valid at random: a quarter of the bodies start valid instead.
-        valid: () => ({ phone_number: r.pick(['9123456780', '9876543210']), roll_number: '16010122001', gender: 'FEMALE', year: 2027, branch: 'Artificial_Intelligence_And_Data_Science', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE' }),
-      },
-      { method: 'POST', url: '/api/v1/event/p/get', auth: true, fields: {} },
-      { method: 'POST', url: '/api/v1/event/p/get/me', auth: true, fields: {} },
-      { method: 'POST', url: () => `/api/v1/event/p/get/${r.chance(0.5) ? r.pick(Object.values(ids)) : enc(str(anyValue()).slice(0, 200))}`, auth: true, fields: {} },
-      { method: 'POST', url: '/api/v1/event/p/register-for-event', auth: true, fields: { event_id: eventId } },
-      { method: 'POST', url: '/api/v1/event/p/claim-ticket', auth: true, fields: { event_id: eventId } },
-      { method: 'POST', url: '/api/v1/event/p/rate', auth: true, fields: { event_id: eventId, rating: () => (r.chance(0.5) ? r.pick([1, 3, 5, '4']) : anyValue()) } },
-      { method: 'POST', url: '/api/v1/event/p/create-team/', auth: true, fields: { event_id: eventId, team_name: () => (r.chance(0.5) ? `Fuzzers ${r.int(1000)}` : anyValue()) } },
-      { method: 'POST', url: '/api/v1/event/p/join-team', auth: true, fields: { event_id: eventId, invite_code: () => (r.chance(0.5) ? r.pick(inviteCodes) : anyValue()) } },
-      { method: 'POST', url: '/api/v1/event/p/remove-from-team/', auth: true, fields: { team_id: teamId, user_id: userId } },
-      { method: 'POST', url: '/api/v1/event/p/delete-team', auth: true, fields: { event_id: eventId, team_id: teamId } },
-      { method: 'POST', url: '/api/v1/council/p/get', auth: true, fields: {} },
-    ]
+    // Generators for the fields the contract names, where a random value would rarely be one the server accepts.
+    // Any other field of any call (a call added to the contract tomorrow) gets anyValue().
+    const FIELDS: Record<string, () => unknown> = {
+      refreshToken: () => (r.chance(0.5) ? randomBytes(32).toString('base64url') : anyValue()),
+      name: () => (r.chance(0.5) ? 'Fuzz Student' : anyValue()),
+      email: () => (r.chance(0.5) ? `fuzz${r.int(50)}@example.edu` : anyValue()),
+      phone_number: () => (r.chance(0.7) ? r.pick(['9876543210', '9123456780', '98765', '+919876543210']) : anyValue()),
+      roll_number: () => (r.chance(0.7) ? '16010122001' : anyValue()),
+      gender: () => (r.chance(0.7) ? r.pick(['MALE', 'FEMALE', 'Female', 'Other']) : anyValue()),
+      year: () => (r.chance(0.7) ? r.pick(YEARS) : anyValue()),
+      branch: () => (r.chance(0.7) ? r.pick(['Artificial_Intelligence_And_Data_Science', 'Electronics_VLSI', 'Computer Engineering', 'EXTC']) : anyValue()),
+      interests: () => (r.chance(0.7) ? [r.pick(['AI/ML', 'Web Development', 'Music', 'Robotics'])] : anyValue()),
+      degree: () => (r.chance(0.7) ? 'B.tech' : anyValue()),
+      college: () => (r.chance(0.5) ? 'KJSCE' : anyValue()),
+      id: () => (r.chance(0.5) ? r.pick(users).id : anyValue()),
+      event_id: eventId,
+      team_id: teamId,
+      user_id: userId,
+      rating: () => (r.chance(0.5) ? r.pick([1, 3, 5, '4']) : anyValue()),
+      team_name: () => (r.chance(0.5) ? `Fuzzers ${r.int(1000)}` : anyValue()),
+      invite_code: () => (r.chance(0.5) ? r.pick(inviteCodes) : anyValue()),
+      code: () => strings(),
+      state: () => strings(),
+    }
+    // Fields outside a call's list, which must be ignored (never written).
+    const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {
+      updateProfile: { role: () => 'admin', email: () => 'takeover@example.edu' },
+    }
+    // Nine fields rarely all come out valid at random: a quarter of these bodies start valid instead.
+    const VALID: Partial<Record<CallName, () => Record<string, unknown>>> = {
+      updateProfile: () => ({ phone_number: r.pick(['9123456780', '9876543210']), roll_number: '16010122001', gender: 'FEMALE', year: 2027, branch: 'Artificial_Intelligence_And_Data_Science', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE' }),
+    }
+    const pathId = () => (r.chance(0.5) ? String(r.pick(Object.values(ids))) : enc(str(anyValue()).slice(0, 200)))
+    // Every call of the contract registry: a call declared there is fuzzed without a change here.
+    const calls: Call[] = Object.entries(CALLS).map(([name, call]) => {
+      const gens = (names: string[]) => Object.fromEntries(names.map((n) => [n, FIELDS[n] ?? (() => anyValue())]))
+      const query = 'querystring' in call ? fieldNames(call.querystring) : []
+      const url = () => {
+        // The team calls answer with and without their trailing slash: both are fuzzed.
+        const path = `/api/v1${call.path.replace(/:\w+/g, pathId)}`.replace(/\/$/, r.chance(0.5) ? '' : '/')
+        return query.length ? `${path}?${query.map((q) => `${q}=${enc(str(FIELDS[q]?.() ?? anyValue()))}`).join('&')}` : path
+      }
+      return {
+        method: call.method,
+        url,
+        auth: call.auth === 'bearer',
+        fields: { ...gens('body' in call ? fieldNames(call.body) : []), ...INTRUDERS[name as CallName] },
+        valid: VALID[name as CallName],
+      }
+    })
 
     function body(call: Call): { payload?: string; contentType?: string } {
       const kind = r.int(20)
@@ -236,7 +256,7 @@ describe(`fuzz over every call on ${KIND}`, () => {
 
     for (let i = 0; i < CASES; i++) {
       const call = r.pick(calls)
-      const url = typeof call.url === 'function' ? call.url() : call.url
+      const url = call.url()
       const method = r.chance(0.03) ? r.pick(['GET', 'PUT', 'DELETE', 'PATCH']) : call.method
       const { payload, contentType } = body(call)
       const headers: Record<string, string> = {}

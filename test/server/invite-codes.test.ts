@@ -5,11 +5,12 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Team } from '../../contract/types.ts'
 import { schema, type Database } from '../../server/db/index.ts'
-import { JOIN_ATTEMPTS, databaseAttemptLimiter } from '../../server/teams/attempt-limiter.ts'
+import { JOIN_ATTEMPTS, databaseAttemptLimiter } from '../../server/db/attempts.ts'
 import { INVITE_CODE_ALPHABET, randomInviteCode } from '../../server/teams/invite-codes.ts'
-import { INVITE_CODE_TRIES, TEAM_MESSAGES as M, createTeam } from '../../server/teams/repository.ts'
+import { INVITE_CODE_TRIES } from '../../server/db/teams.ts'
+import { TEAM_MESSAGES as M } from '../../server/routes/outcomes.ts'
 import { DB_KINDS, testApp, testDatabase, type TestApp } from './helpers.ts'
-import { makeEvent, post, setState, snapshot } from './teams-fixtures.ts'
+import { createTeam, makeEvent, post, setState, snapshot } from './teams-fixtures.ts'
 
 /** Pearson's chi-square of character counts against a uniform spread over the alphabet. */
 function chiSquare(codes: string[]) {

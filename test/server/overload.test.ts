@@ -3,7 +3,7 @@
 import { connect } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HEALTH_PATH } from '../../server/plugins/overload.ts'
+import { HEALTH_PATH } from '../../server/routes/server.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 describe('overload', () => {

@@ -42,6 +42,22 @@ describe('static files of the built app', () => {
     expect(res.body).toContain('<div id="app">')
   })
 
+  it('the app’s files vary on nothing but the encoding: a Vary: Origin would keep the service worker’s cache from matching them', async () => {
+    for (const url of ['/', '/sw.js', '/assets/start-abc123.js', '/event-details/3']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } })
+      expect(String(res.headers.vary ?? ''), url).not.toMatch(/origin/i)
+    }
+  })
+
+  it('the API reference (/api/docs) and the OpenAPI document are not swallowed by the client-side routes', async () => {
+    const docs = await get('/api/docs')
+    expect(docs.statusCode).toBe(200)
+    expect(docs.body).not.toContain('<div id="app">')
+    expect(docs.body).toMatch(/swagger/i)
+    const doc = await get('/api/v1/openapi.json')
+    expect(doc.json().openapi).toBe('3.1.0')
+  })
+
   it.each(['/.vite/manifest.json', '/assets/missing-000.js', '/../package.json', '/%2e%2e/package.json'])(
     '%s is a JSON 404, never a file outside the build',
     async (url) => {

@@ -2,7 +2,7 @@
 // transactions really run side by side): no team past ma_ppt, one team per name, one membership per event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Team } from '../../contract/types.ts'
-import { TEAM_MESSAGES as M } from '../../server/teams/repository.ts'
+import { TEAM_MESSAGES as M } from '../../server/routes/outcomes.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 import { makeEvent, post, snapshot, teamMembers } from './teams-fixtures.ts'
 

@@ -1,8 +1,12 @@
 // Shared set-up for the team test files: events inserted straight into the database, a compact `post`,
-// and a snapshot of an event's teams and participants to prove what a call did or did not change.
+// the teams repository's create answered the way the route answers it (a refusal thrown as the HTTP error with
+// its status and message), and a snapshot of an event's teams and participants to prove what a call did or did not change.
 import { asc, eq } from 'drizzle-orm'
 import type { EventState } from '../../contract/constants.ts'
-import { schema } from '../../server/db/index.ts'
+import { schema, type Db } from '../../server/db/index.ts'
+import { teamsRepository, type CreateTeamInput, type InviteCodeGenerator } from '../../server/db/teams.ts'
+import { valueOf } from '../../server/routes/outcomes.ts'
+import { randomInviteCode } from '../../server/teams/invite-codes.ts'
 import type { TestApp } from './helpers.ts'
 
 let serial = 0
@@ -69,4 +73,9 @@ export async function teamMembers(t: TestApp, teamId: number): Promise<number[]>
     .where(eq(schema.participants.teamId, teamId))
     .orderBy(asc(schema.participants.userId))
   return rows.map((r) => r.userId)
+}
+
+/** The repository's create behind the route's outcome table: the team, or the refusal as status and message. */
+export async function createTeam(db: Db, input: CreateTeamInput, generate: InviteCodeGenerator = randomInviteCode) {
+  return valueOf(await teamsRepository(db, generate).create(input))
 }

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES } from '../../contract/schemas.ts'
 import type { Team } from '../../contract/types.ts'
 import { schema } from '../../server/db/index.ts'
-import { TEAM_MESSAGES as M, createTeam } from '../../server/teams/repository.ts'
+import { TEAM_MESSAGES as M } from '../../server/routes/outcomes.ts'
 import { testApp, type TestApp } from './helpers.ts'
-import { makeEvent, post, setState, snapshot, teamMembers, type Auth } from './teams-fixtures.ts'
+import { createTeam, makeEvent, post, setState, snapshot, teamMembers, type Auth } from './teams-fixtures.ts'
 
 let t: TestApp
 beforeAll(async () => {

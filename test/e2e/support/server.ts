@@ -1,10 +1,13 @@
-// Starts the real server (server/main.ts, the built app in dist/) as a child process on a fresh embedded
-// database, the way `npm start` runs it, and stops it after the tests.
+// Starts the real server as a child process on a fresh embedded database, the way `npm start` runs it: the
+// compiled server (build/server/main.js) serving the built app (dist/), both made by `npm run build`, which
+// `npm test` runs before Playwright. Stops it after the tests.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+
+const SERVER = 'build/server/main.js'
 
 export interface RunningServer {
   url: string
@@ -29,8 +32,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'campus-e2e-'))
   const url = `http://localhost:${port}`
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first (npm test does).`)
   let log = ''
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [SERVER], {
     env: { ...process.env, PORT: String(port), APP_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

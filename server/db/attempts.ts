@@ -1,9 +1,10 @@
-// Counts attempts per key (e.g. `join:<userId>`) in fixed windows, in the `attempt_counters` table, so the
-// limit holds across restarts and across several server instances on one PostgreSQL. The interface is small
-// on purpose: a Redis implementation can replace this one (issue 6) without touching the routes.
+// The attempts repository: counts attempts per key (e.g. `join:<userId>`) in fixed windows, in the
+// `attempt_counters` table, so the limit holds across restarts and across several server instances on one
+// PostgreSQL. The interface is small on purpose: the Redis one (server/teams/redis-attempt-limiter.ts) replaces
+// this one when instances share a Redis, without touching the routes.
 import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '../db/index.ts'
-import { attemptCounters } from '../db/schema.ts'
+import type { Db } from './index.ts'
+import { attemptCounters } from './schema.ts'
 
 export interface LimitState {
   allowed: boolean

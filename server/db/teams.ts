@@ -1,39 +1,18 @@
-// Teams on the database: create, join, remove, delete, and the `Team` wire shape. Every rule that can race
-// (one membership per event, at most ma_ppt members, unique names and codes) is decided inside one
-// transaction by a row lock or a unique index, never by a read followed by a separate write.
+// The teams repository: create, join, remove, delete, and the `Team` wire shape. Every rule that can race (one
+// membership per event, at most ma_ppt members, unique names and codes) is decided inside one transaction by a
+// row lock or a unique index, never by a read followed by a separate write. A refusal inside a transaction is
+// thrown as `Refused`, which rolls it back, and answered as an outcome.
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Team } from '../../contract/types.ts'
-import type { Db } from '../db/index.ts'
-import { events, participants, teams, users } from '../db/schema.ts'
-import { HttpError, conflict, forbidden, isUniqueViolation, notFound } from '../errors.ts'
-import { INVITE_CODE_PATTERN, randomInviteCode, type InviteCodeGenerator } from './invite-codes.ts'
+import { INVITE_CODE_LENGTH } from '../../contract/constants.ts'
+import type { Db } from './index.ts'
+import { events, participants, teams, users } from './schema.ts'
+import { Refused, isUniqueViolation, outcomeOf, type Outcome } from './outcomes.ts'
 
-export const TEAM_MESSAGES = {
-  eventNotFound: 'Event not found.',
-  individualEvent: 'This event is for individual participants: register for it without a team.',
-  createClosed: 'Teams can only be created while registration is open.',
-  joinClosed: 'Teams can only be joined while registration is open.',
-  changeClosed: 'Teams can only be changed while registration is open.',
-  nameTaken: 'A team with this name already exists for this event.',
-  alreadyRegistered: 'You are already registered for this event.',
-  unknownCode: 'No team with this invite code.',
-  full: 'This team is full.',
-  teamNotFound: 'Team not found.',
-  teamNotInEvent: 'Team not found for this event.',
-  notAMember: 'Only members of this team can remove its members.',
-  leaderOnlyRemove: 'Only the team leader can remove other members.',
-  leaderNotRemovable: 'The team leader cannot be removed. Delete the team instead.',
-  memberNotFound: 'This student is not a member of the team.',
-  leaderOnlyDelete: 'Only the team leader can delete the team.',
-  codesExhausted: 'Could not create the team right now. Please try again.',
-} as const
+/** Draws one invite code; tests inject another generator to force a collision. */
+export type InviteCodeGenerator = () => string
 
-/** A wrong invite code: the one refusal that counts as a failed guess against the join limit. */
-export class UnknownInviteCode extends HttpError {
-  constructor() {
-    super(404, TEAM_MESSAGES.unknownCode)
-  }
-}
+const INVITE_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{${INVITE_CODE_LENGTH}}$`)
 
 /** How many fresh codes to draw when one is already taken in the event (p ≈ teams/62^5 each time). */
 export const INVITE_CODE_TRIES = 5
@@ -59,7 +38,7 @@ async function eventOf(tx: Db, eventId: number) {
     .select({ id: events.id, state: events.state, maPpt: events.maPpt })
     .from(events)
     .where(eq(events.id, eventId))
-  if (!event) throw notFound(TEAM_MESSAGES.eventNotFound)
+  if (!event) throw new Refused('eventNotFound')
   return event
 }
 
@@ -76,7 +55,7 @@ async function addParticipant(tx: Db, eventId: number, userId: number, teamId: n
   try {
     await tx.insert(participants).values({ eventId, userId, teamId })
   } catch (err) {
-    if (isUniqueViolation(err, 'participants_event_user')) throw conflict(TEAM_MESSAGES.alreadyRegistered)
+    if (isUniqueViolation(err, 'participants_event_user')) throw new Refused('alreadyRegistered')
     throw err
   }
 }
@@ -88,18 +67,14 @@ export interface CreateTeamInput {
   name: string
 }
 
-export async function createTeam(
-  db: Db,
-  input: CreateTeamInput,
-  generate: InviteCodeGenerator = randomInviteCode,
-): Promise<Team> {
+async function createTeam(db: Db, input: CreateTeamInput, generate: InviteCodeGenerator): Promise<Team> {
   const name = input.name.trim()
   return db.transaction(async (tx) => {
     const event = await eventOf(tx, input.eventId)
-    if (event.maPpt <= 1) throw forbidden(TEAM_MESSAGES.individualEvent)
-    if (event.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.createClosed)
+    if (event.maPpt <= 1) throw new Refused('individualEvent')
+    if (event.state !== 'REGISTRATION_OPEN') throw new Refused('createClosed')
     // A readable early answer; the unique key in addParticipant still decides when two requests race.
-    if (await isRegistered(tx, event.id, input.userId)) throw conflict(TEAM_MESSAGES.alreadyRegistered)
+    if (await isRegistered(tx, event.id, input.userId)) throw new Refused('alreadyRegistered')
 
     let teamId: number | undefined
     for (let attempt = 1; teamId === undefined; attempt++) {
@@ -116,9 +91,9 @@ export async function createTeam(
         teamId = row.id
       } catch (err) {
         // The unique index on (event_id, lower(name)) is the arbiter for names, also between racing requests.
-        if (isUniqueViolation(err, 'teams_event_name')) throw conflict(TEAM_MESSAGES.nameTaken)
+        if (isUniqueViolation(err, 'teams_event_name')) throw new Refused('nameTaken')
         if (!isUniqueViolation(err, 'teams_event_invite_code')) throw err
-        if (attempt >= INVITE_CODE_TRIES) throw new HttpError(503, TEAM_MESSAGES.codesExhausted)
+        if (attempt >= INVITE_CODE_TRIES) throw new Refused('codesExhausted')
       }
     }
     await addParticipant(tx, event.id, input.userId, teamId)
@@ -133,11 +108,11 @@ export interface JoinTeamInput {
   code: string
 }
 
-export async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
+async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
   return db.transaction(async (tx) => {
     const event = await eventOf(tx, input.eventId)
-    if (event.maPpt <= 1) throw forbidden(TEAM_MESSAGES.individualEvent)
-    if (event.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.joinClosed)
+    if (event.maPpt <= 1) throw new Refused('individualEvent')
+    if (event.state !== 'REGISTRATION_OPEN') throw new Refused('joinClosed')
     // The row lock serialises joins to one team: each one counts the members only after the previous
     // joiner has committed, so the team can never pass ma_ppt however many arrive at once.
     const [team] = await tx
@@ -145,13 +120,13 @@ export async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
       .from(teams)
       .where(and(eq(teams.eventId, event.id), eq(teams.inviteCode, input.code)))
       .for('update')
-    if (!team) throw new UnknownInviteCode()
-    if (await isRegistered(tx, event.id, input.userId)) throw conflict(TEAM_MESSAGES.alreadyRegistered)
+    if (!team) throw new Refused('unknownCode')
+    if (await isRegistered(tx, event.id, input.userId)) throw new Refused('alreadyRegistered')
     const [{ members }] = await tx
       .select({ members: sql<number>`count(*)::int` })
       .from(participants)
       .where(eq(participants.teamId, team.id))
-    if (members >= event.maPpt) throw conflict(TEAM_MESSAGES.full)
+    if (members >= event.maPpt) throw new Refused('full')
     await addParticipant(tx, event.id, input.userId, team.id)
     return (await loadTeam(tx, team.id))!
   })
@@ -175,26 +150,26 @@ export interface RemoveMemberInput {
   userId: number
 }
 
-export async function removeMember(db: Db, input: RemoveMemberInput): Promise<void> {
+async function removeMember(db: Db, input: RemoveMemberInput): Promise<void> {
   await db.transaction(async (tx) => {
     const team = await lockTeam(tx, input.teamId)
-    if (!team) throw notFound(TEAM_MESSAGES.teamNotFound)
+    if (!team) throw new Refused('teamNotFound')
     const callerIsMember = await tx
       .select({ id: participants.id })
       .from(participants)
       .where(and(eq(participants.teamId, team.id), eq(participants.userId, input.callerId)))
     // Outsiders learn nothing about who is in the team: they are refused before any member lookup.
-    if (callerIsMember.length === 0) throw forbidden(TEAM_MESSAGES.notAMember)
-    if (team.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.changeClosed)
-    if (input.userId === team.leaderId) throw forbidden(TEAM_MESSAGES.leaderNotRemovable)
+    if (callerIsMember.length === 0) throw new Refused('notAMember')
+    if (team.state !== 'REGISTRATION_OPEN') throw new Refused('changeClosed')
+    if (input.userId === team.leaderId) throw new Refused('leaderNotRemovable')
     if (input.callerId !== team.leaderId && input.userId !== input.callerId) {
-      throw forbidden(TEAM_MESSAGES.leaderOnlyRemove)
+      throw new Refused('leaderOnlyRemove')
     }
     const removed = await tx
       .delete(participants)
       .where(and(eq(participants.teamId, team.id), eq(participants.userId, input.userId)))
       .returning({ id: participants.id })
-    if (removed.length === 0) throw notFound(TEAM_MESSAGES.memberNotFound)
+    if (removed.length === 0) throw new Refused('memberNotFound')
   })
 }
 
@@ -204,15 +179,27 @@ export interface DeleteTeamInput {
   teamId: number
 }
 
-export async function deleteTeam(db: Db, input: DeleteTeamInput): Promise<void> {
+async function deleteTeam(db: Db, input: DeleteTeamInput): Promise<void> {
   await db.transaction(async (tx) => {
     const team = await lockTeam(tx, input.teamId)
-    if (!team || team.eventId !== input.eventId) throw notFound(TEAM_MESSAGES.teamNotInEvent)
-    if (team.leaderId !== input.callerId) throw forbidden(TEAM_MESSAGES.leaderOnlyDelete)
-    if (team.state !== 'REGISTRATION_OPEN') throw forbidden(TEAM_MESSAGES.changeClosed)
+    if (!team || team.eventId !== input.eventId) throw new Refused('teamNotInEvent')
+    if (team.leaderId !== input.callerId) throw new Refused('leaderOnlyDelete')
+    if (team.state !== 'REGISTRATION_OPEN') throw new Refused('changeClosed')
     // Every member is unregistered from the event with the team (the foreign key would cascade too;
     // saying it here keeps the rule visible).
     await tx.delete(participants).where(eq(participants.teamId, team.id))
     await tx.delete(teams).where(eq(teams.id, team.id))
   })
 }
+
+export function teamsRepository(db: Db, generate: InviteCodeGenerator) {
+  return {
+    load: (teamId: number) => loadTeam(db, teamId),
+    create: (input: CreateTeamInput): Promise<Outcome<Team>> => outcomeOf(() => createTeam(db, input, generate)),
+    join: (input: JoinTeamInput): Promise<Outcome<Team>> => outcomeOf(() => joinTeam(db, input)),
+    removeMember: (input: RemoveMemberInput): Promise<Outcome> => outcomeOf(() => removeMember(db, input)),
+    delete: (input: DeleteTeamInput): Promise<Outcome> => outcomeOf(() => deleteTeam(db, input)),
+  }
+}
+
+export type TeamsRepository = ReturnType<typeof teamsRepository>

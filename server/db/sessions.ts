@@ -1,11 +1,15 @@
-// Sessions: a short-lived access JWT plus an opaque refresh token. Refresh tokens are stored only as a
+// The sessions repository: a short-lived access JWT plus an opaque refresh token. Refresh tokens are stored only as a
 // SHA-256 hash, work exactly once (rotation), expire when idle and when their family (one sign-in) gets
 // too old, and a replayed one revokes its whole family: whoever holds the copy is locked out with the thief.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { Db } from '../db/index.ts'
-import { refreshFamilies, refreshTokens } from '../db/schema.ts'
-import type { AccessTokens } from './tokens.ts'
+import type { Db } from './index.ts'
+import { refreshFamilies, refreshTokens } from './schema.ts'
+
+/** Signs access tokens (server/auth/tokens.ts); the sessions only need this much of it. */
+export interface AccessTokenSigner {
+  sign(userId: number): Promise<string>
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** A refresh token not used for this long is dead (the student signs in again). */
@@ -15,7 +19,7 @@ export const REFRESH_ABSOLUTE_MS = 90 * DAY_MS
 
 export interface SessionDeps {
   db: Db
-  tokens: AccessTokens
+  tokens: AccessTokenSigner
 }
 
 export interface SessionTokens {
@@ -142,3 +146,13 @@ export async function revokeSessionOf(db: Db, token: unknown): Promise<{ familyI
   await revokeFamily(db, row.familyId, 'logout')
   return row
 }
+
+export function sessionsRepository(deps: SessionDeps) {
+  return {
+    start: (userId: number) => startSession(deps, userId),
+    rotate: (token: unknown) => rotateRefreshToken(deps, token),
+    revokeByToken: (token: unknown) => revokeSessionOf(deps.db, token),
+  }
+}
+
+export type SessionsRepository = ReturnType<typeof sessionsRepository>

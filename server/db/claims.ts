@@ -1,0 +1,157 @@
+// Ticket claims: never more than ticket_count in total, never two for one student. The claim is decided by the
+// database function claim_tickets() (migrations 0001/0002), one statement that takes the event's row lock and
+// commits once for a whole batch of claims: the claims for an event that arrive while the previous batch is in
+// the database wait here and go together in the next call. (One claim at a time, the 500 claims that sell the
+// tickets of a rush each waited for the previous one's commit behind the event's row lock.) If a batch fails as
+// a whole, each of its claims is tried alone. Kept in-house: no library batches a PL/pgSQL call per row lock.
+import { randomBytes } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from './index.ts'
+import { events } from './schema.ts'
+import { done, isCheckViolation, isUniqueViolation, refused, rowsOf, type Outcome, type Refusal } from './outcomes.ts'
+
+/**
+ * 16 random decimal digits: about 53 bits, so codes cannot be guessed, and all digits so the barcode uses
+ * Code 128 set C (two digits a symbol), the shortest symbol to scan at a gate. Bytes of 250 and above are
+ * dropped so that every digit is equally likely.
+ */
+export function newTicketCode(length = 16): string {
+  let code = ''
+  while (code.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 250 && code.length < length) code += String(byte % 10)
+    }
+  }
+  return code
+}
+
+type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'sold_out'
+
+/** The refusal for each answer of claim_tickets() other than 'claimed'. */
+const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, Refusal> = {
+  not_found: 'eventNotFound',
+  not_open: 'ticketsNotOpen',
+  not_registered: 'notRegistered',
+  already: 'alreadyHasTicket',
+  sold_out: 'soldOut',
+}
+
+/** The RAISE of claim_tickets() when the counter did not move after a participant row was updated. */
+function isCounterRefusal(err: unknown): boolean {
+  for (let e: any = err; e; e = e.cause) if (e.code === 'P0001' && e.hint === 'claim_ticket_refused') return true
+  return false
+}
+
+/** Claims of one batch: at most this many students in one call (a call holds the event's row lock). */
+export const CLAIM_BATCH = 100
+
+interface Waiting {
+  userId: number
+  code: string
+  resolve(status: ClaimStatus): void
+  reject(err: unknown): void
+}
+
+interface Queue {
+  waiting: Waiting[]
+  running: boolean
+}
+
+export function claimsRepository(db: Db) {
+  /** Per event: the claims waiting for the next call, and whether a call is in the database. */
+  const queues = new Map<number, Queue>()
+
+  function batched(eventId: number, userId: number, code: string): Promise<ClaimStatus> {
+    let queue = queues.get(eventId)
+    if (!queue) queues.set(eventId, (queue = { waiting: [], running: false }))
+    const q = queue
+    const promise = new Promise<ClaimStatus>((resolve, reject) => q.waiting.push({ userId, code, resolve, reject }))
+    if (!q.running) void run(eventId, q)
+    return promise
+  }
+
+  async function run(eventId: number, queue: Queue) {
+    queue.running = true
+    while (queue.waiting.length > 0) {
+      const batch = queue.waiting.splice(0, CLAIM_BATCH)
+      try {
+        const statuses = await callClaimTickets(db, eventId, batch.map((w) => w.userId), batch.map((w) => w.code))
+        batch.forEach((w, i) => w.resolve(statuses[i]))
+      } catch (err) {
+        for (const w of batch) w.reject(err)
+      }
+    }
+    queue.running = false
+    queues.delete(eventId) // nothing kept for an event once its claims are answered
+  }
+
+  /** Why the counter did not move: read after the rollback, only to choose the refusal. */
+  async function counterRefusal(eventId: number): Promise<Refusal> {
+    const [event] = await db.select().from(events).where(eq(events.id, eventId))
+    if (!event) return 'eventNotFound'
+    if (event.state !== 'TICKET_OPEN' || !event.isTicketFeatureEnabled) return 'ticketsNotOpen'
+    return 'soldOut'
+  }
+
+  return {
+    /** Claims the caller's ticket: its code, or why not. */
+    async claim(userId: number, eventId: number): Promise<Outcome<string>> {
+      let inBatch = true
+      for (let attempt = 0; ; attempt++) {
+        const code = newTicketCode()
+        let status: ClaimStatus
+        try {
+          status = inBatch ? await batched(eventId, userId, code) : (await callClaimTickets(db, eventId, [userId], [code]))[0]
+        } catch (err) {
+          // The whole batch was rolled back (a colliding code or a deadlock elsewhere in it): this claim alone.
+          if (inBatch) {
+            inBatch = false
+            continue
+          }
+          // Rolled back inside the database: the counter did not move (cannot happen under the row lock).
+          if (isCounterRefusal(err)) return refused(await counterRefusal(eventId))
+          // The CHECK constraint is the backstop if the conditional update were ever wrong.
+          if (isCheckViolation(err, 'events_tickets_within_count')) return refused('soldOut')
+          // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
+          if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 4) continue
+          throw err
+        }
+        if (status === 'claimed') return done(code)
+        const refusal = CLAIM_REFUSALS[status]
+        if (!refusal) throw new Error(`claim_tickets answered ${String(status)}`)
+        return refused(refusal)
+      }
+    },
+  }
+}
+
+export type ClaimsRepository = ReturnType<typeof claimsRepository>
+
+/** The driver's own query call, where the driver is postgres.js (the `$client` Drizzle keeps). */
+type PostgresJs = { unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<Record<string, unknown>[]> }
+
+function postgresJsOf(db: Db): PostgresJs | null {
+  const client = (db as unknown as { $client?: unknown }).$client
+  return typeof client === 'function' && typeof (client as unknown as Partial<PostgresJs>).unsafe === 'function' ? (client as unknown as PostgresJs) : null
+}
+
+const CLAIM_SQL = 'SELECT claim_tickets($1::int, $2::text::int[], $3::text::text[]) AS statuses'
+
+/**
+ * One call of claim_tickets(). On PostgreSQL a named prepared statement: through db.execute, Drizzle asks
+ * postgres.js for an unnamed statement, which postgres.js sends in two round trips (Describe to learn the
+ * parameter types, then Bind/Execute); prepared, it is described once per connection and then each call is
+ * one round trip. PGlite (in process, no round trips) goes through Drizzle. The arrays travel as array
+ * literals in text (ids are integers, codes digits), the same for both drivers.
+ */
+async function callClaimTickets(db: Db, eventId: number, userIds: number[], codes: string[]): Promise<ClaimStatus[]> {
+  const ids = `{${userIds.join(',')}}`
+  const codeList = `{${codes.join(',')}}`
+  const client = postgresJsOf(db)
+  const rows = client
+    ? await client.unsafe(CLAIM_SQL, [eventId, ids, codeList], { prepare: true })
+    : rowsOf(await db.execute(sql`SELECT claim_tickets(${eventId}::int, ${ids}::text::int[], ${codeList}::text::text[]) AS statuses`))
+  const statuses = (rows[0] as { statuses: unknown }).statuses
+  if (!Array.isArray(statuses) || statuses.length !== userIds.length) throw new Error('claim_tickets answered an unexpected value')
+  return statuses as ClaimStatus[]
+}

@@ -1,0 +1,234 @@
+// The events repository: the event reads in their wire shapes (API.md "Entities on the wire") with a constant
+// number of queries per call, whatever the number of events (the list is two queries, a detail four at most),
+// and the student's writes on an event other than the ticket claim (claims.ts). Each write that can race is one
+// conditional statement; the reads after a refused write only choose the refusal, never whether it happens.
+import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm'
+import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer } from '../../contract/types.ts'
+import { EVENT_STATES, type EventState } from '../../contract/constants.ts'
+import type { Db } from './index.ts'
+import { councils, events, participants, teams } from './schema.ts'
+import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
+import { loadTeam } from './teams.ts'
+
+type EventRow = typeof events.$inferSelect
+type Teamlet = { id: number; name: string }
+
+const organizerColumns = { id: councils.id, name: councils.name, photo_url: councils.photoUrl }
+
+/** Every wire field of an event except the caller's participation. */
+function eventFields(e: EventRow, organizer: Organizer, children: { id: number }[]) {
+  return {
+    id: e.id,
+    name: e.name,
+    description: e.description,
+    event_page_image_url: e.eventPageImageUrl,
+    banner_url: e.bannerUrl,
+    dates: e.dates,
+    venue: e.venue,
+    tags: e.tags,
+    organizer,
+    parent_id: e.parentId,
+    children,
+    state: e.state,
+    fee: e.fee,
+    ma_ppt: e.maPpt,
+    registration_type: e.registrationType,
+    external_registration_link: e.externalRegistrationLink,
+    start_in_event_activity: e.startInEventActivity,
+    in_event_activity: e.inEventActivity,
+    is_ticket_feature_enabled: e.isTicketFeatureEnabled,
+    ticket_count: e.ticketCount,
+    tickets_sold: e.ticketsSold,
+  }
+}
+
+/** Events in list order: by first date, then id, so every screen shows the same order. */
+const firstDate = sql`${events.dates}->>0`
+
+/** Children ids of the given parents, in the same order as the lists, grouped by parent. */
+async function childrenOf(db: Db, parentIds: number[]): Promise<Map<number, { id: number }[]>> {
+  const map = new Map<number, { id: number }[]>()
+  if (parentIds.length === 0) return map
+  const rows = await db
+    .select({ id: events.id, parentId: events.parentId })
+    .from(events)
+    .where(inArray(events.parentId, parentIds))
+    .orderBy(asc(firstDate), asc(events.id))
+  for (const r of rows) {
+    const list = map.get(r.parentId!) ?? []
+    list.push({ id: r.id })
+    map.set(r.parentId!, list)
+  }
+  return map
+}
+
+/** The caller's participations (with team id and name), keyed by event id. */
+async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
+  const rows = await db
+    .select({
+      id: participants.id,
+      eventId: participants.eventId,
+      ticketCollected: participants.ticketCollected,
+      createdAt: participants.createdAt,
+      teamId: teams.id,
+      teamName: teams.name,
+    })
+    .from(participants)
+    .leftJoin(teams, eq(teams.id, participants.teamId))
+    .where(and(eq(participants.userId, userId), eventIds ? inArray(participants.eventId, eventIds) : undefined))
+    .orderBy(asc(participants.createdAt), asc(participants.id))
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.eventId,
+    ticket_collected: r.ticketCollected,
+    team: r.teamId === null ? null : ({ id: r.teamId, name: r.teamName! } satisfies Teamlet),
+  }))
+}
+
+export function eventsRepository(db: Db) {
+  /** The event's row for choosing a refusal, or null. */
+  async function find(eventId: number) {
+    const [event] = await db.select().from(events).where(eq(events.id, eventId))
+    return event ?? null
+  }
+
+  return {
+    find,
+
+    /** Every event as a summary for the caller, grouped by state in SPEC order; a key only where non-empty. */
+    async listByState(userId: number): Promise<EventsByState> {
+      const [rows, mine] = await Promise.all([
+        db
+          .select({ event: events, organizer: organizerColumns })
+          .from(events)
+          .innerJoin(councils, eq(councils.id, events.organizerId))
+          .orderBy(asc(firstDate), asc(events.id)),
+        participationsOf(db, userId),
+      ])
+      // Every event is in the list, so the children come from the list itself: no third query.
+      const children = new Map<number, { id: number }[]>()
+      for (const { event } of rows) {
+        if (event.parentId === null) continue
+        const list = children.get(event.parentId) ?? []
+        list.push({ id: event.id })
+        children.set(event.parentId, list)
+      }
+      const byEvent = new Map(mine.map((p) => [p.eventId, p]))
+      const grouped: EventsByState = {}
+      for (const state of EVENT_STATES) {
+        const list = rows.filter((r) => r.event.state === state)
+        if (list.length === 0) continue
+        grouped[state] = list.map(({ event, organizer }) => {
+          const p = byEvent.get(event.id)
+          return {
+            ...eventFields(event, organizer, children.get(event.id) ?? []),
+            Participant: p ? { ticket_collected: p.ticket_collected, team: p.team } : false,
+          }
+        })
+      }
+      return grouped
+    },
+
+    /** The caller's participations, each with its event as a summary, most recent registration last. */
+    async listMine(userId: number): Promise<MyEvent[]> {
+      const mine = await participationsOf(db, userId)
+      if (mine.length === 0) return []
+      const ids = mine.map((p) => p.eventId)
+      const [rows, children] = await Promise.all([
+        db
+          .select({ event: events, organizer: organizerColumns })
+          .from(events)
+          .innerJoin(councils, eq(councils.id, events.organizerId))
+          .where(inArray(events.id, ids)),
+        childrenOf(db, ids),
+      ])
+      const byId = new Map(rows.map((r) => [r.event.id, r]))
+      return mine.flatMap((p) => {
+        const row = byId.get(p.eventId)
+        if (!row) return []
+        const event: EventSummary = {
+          ...eventFields(row.event, row.organizer, children.get(p.eventId) ?? []),
+          Participant: { ticket_collected: p.ticket_collected, team: p.team },
+        }
+        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event }]
+      })
+    },
+
+    /** One event in full for the caller, or null when there is no such event. */
+    async detail(eventId: number, userId: number): Promise<EventDetail | null> {
+      const [[row], children, [mine]] = await Promise.all([
+        db
+          .select({ event: events, organizer: organizerColumns })
+          .from(events)
+          .innerJoin(councils, eq(councils.id, events.organizerId))
+          .where(eq(events.id, eventId)),
+        childrenOf(db, [eventId]),
+        db
+          .select()
+          .from(participants)
+          .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId))),
+      ])
+      if (!row) return null
+      const team = mine?.teamId != null ? await loadTeam(db, mine.teamId) : null
+      return {
+        ...eventFields(row.event, row.organizer, children.get(eventId) ?? []),
+        long_description: row.event.longDescription,
+        Participant: mine ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team } : false,
+      }
+    },
+
+    /** Registers the caller for an individual event that is open for registration. */
+    async register(userId: number, eventId: number): Promise<Outcome> {
+      // One statement: the row is written only if the event is open and individual, and the unique key on
+      // (event, user) turns a second registration, however concurrent, into no row rather than a duplicate.
+      // (Raw SQL: Drizzle's insert-from-select lists every column of the table.)
+      const inserted = rowsOf(
+        await db.execute(sql`
+          INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)})
+          SELECT ${events.id}, ${userId}::int FROM ${events}
+          WHERE ${events.id} = ${eventId} AND ${events.state} = 'REGISTRATION_OPEN' AND ${events.maPpt} = 1
+          ON CONFLICT (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}) DO NOTHING
+          RETURNING ${sql.identifier(participants.id.name)}`),
+      )
+      if (inserted.length > 0) return done(undefined)
+      const event = await find(eventId)
+      if (!event) return refused('eventNotFound')
+      if (event.state !== 'REGISTRATION_OPEN') return refused('registrationNotOpen')
+      if (event.maPpt > 1) return refused('teamEvent')
+      return refused('alreadyRegistered')
+    },
+
+    /** Records the caller's rating of a completed event they took part in; a second rating replaces the first. */
+    async rate(userId: number, eventId: number, rating: number): Promise<Outcome> {
+      const updated = await db
+        .update(participants)
+        .set({ rating, ratedAt: sql`now()` })
+        .where(
+          and(
+            eq(participants.eventId, eventId),
+            eq(participants.userId, userId),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(events)
+                .where(and(eq(events.id, eventId), eq(events.state, 'COMPLETED'))),
+            ),
+          ),
+        )
+        .returning({ id: participants.id })
+      if (updated.length > 0) return done(undefined)
+      const event = await find(eventId)
+      if (!event) return refused('eventNotFound')
+      if (event.state !== 'COMPLETED') return refused('notCompleted')
+      return refused('notParticipant')
+    },
+
+    /** The operator's state change (CLI); null when there is no such event. */
+    async setState(eventId: number, state: EventState) {
+      const [row] = await db.update(events).set({ state }).where(eq(events.id, eventId)).returning({ id: events.id, slug: events.slug, state: events.state })
+      return row ?? null
+    },
+  }
+}
+
+export type EventsRepository = ReturnType<typeof eventsRepository>

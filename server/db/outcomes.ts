@@ -1,0 +1,74 @@
+// What a repository answers besides a value: a domain refusal, named for what happened, never for an HTTP status.
+// The routes layer has the one table that turns each into a status and a student-readable message
+// (server/routes/outcomes.ts).
+
+export type Refusal =
+  | 'eventNotFound'
+  | 'registrationNotOpen'
+  | 'teamEvent'
+  | 'alreadyRegistered'
+  | 'ticketsNotOpen'
+  | 'notRegistered'
+  | 'alreadyHasTicket'
+  | 'soldOut'
+  | 'notCompleted'
+  | 'notParticipant'
+  | 'individualEvent'
+  | 'createClosed'
+  | 'joinClosed'
+  | 'changeClosed'
+  | 'nameTaken'
+  | 'unknownCode'
+  | 'full'
+  | 'teamNotFound'
+  | 'teamNotInEvent'
+  | 'notAMember'
+  | 'leaderOnlyRemove'
+  | 'leaderNotRemovable'
+  | 'memberNotFound'
+  | 'leaderOnlyDelete'
+  | 'codesExhausted'
+  | 'userNotFound'
+
+export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
+
+export const done = <T>(value: T): Outcome<T> => ({ ok: true, value })
+export const refused = (refusal: Refusal): { ok: false; refusal: Refusal } => ({ ok: false, refusal })
+
+/** Thrown inside a transaction to roll it back; `outcomeOf` turns it into a refusal at the repository's edge. */
+export class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal)
+  }
+}
+
+export async function outcomeOf<T>(work: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return done(await work())
+  } catch (err) {
+    if (err instanceof Refused) return refused(err.refusal)
+    throw err
+  }
+}
+
+/** PostgreSQL's unique_violation, from postgres.js or PGlite (possibly wrapped by Drizzle). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  return hasCode(err, '23505', constraint)
+}
+
+/** PostgreSQL's check_violation, from either driver. */
+export function isCheckViolation(err: unknown, constraint?: string): boolean {
+  return hasCode(err, '23514', constraint)
+}
+
+function hasCode(err: unknown, code: string, constraint?: string): boolean {
+  for (let e: any = err; e; e = e.cause) {
+    if (e.code === code) return !constraint || e.constraint_name === constraint || e.constraint === constraint
+  }
+  return false
+}
+
+/** Rows of a raw query: postgres.js answers an array, PGlite an object with `rows`. */
+export function rowsOf(result: unknown): unknown[] {
+  return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])
+}

@@ -1,0 +1,35 @@
+// One error handler turns every refusal into the API's shape, `{error: true, message}`, with a message a student
+// can read: HttpErrors as they are, validation failures with the first message of the contract's schemas (which
+// name the field in SPEC wording), Fastify's own refusals with a sentence each. Anything else is our fault: 500.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { HttpError } from '../errors.ts'
+
+const UNREADABLE = 'The request could not be read. Please try again.'
+
+export const errors = fp(
+  async (app) => {
+    app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+      if (err instanceof HttpError) {
+        return reply.status(err.status).headers(err.headers).send({ error: true, message: err.message })
+      }
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        return reply.status(400).send({ error: true, message: err.validation[0].message })
+      }
+      const status = err.statusCode ?? 500
+      if (status === 413) return reply.status(413).send({ error: true, message: 'The request is too large.' })
+      if (status === 415) return reply.status(415).send({ error: true, message: 'Send the request body as JSON.' })
+      if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return reply.status(400).send({ error: true, message: 'The request body must be valid JSON.' })
+      if (status >= 400 && status < 500) return reply.status(status).send({ error: true, message: UNREADABLE })
+      request.log.error({ err }, 'unhandled error')
+      return reply.status(500).send({ error: true, message: 'Something went wrong on our side. Please try again.' })
+    })
+  },
+  { name: 'errors' },
+)
+
+/** Fastify's answer to a URL it cannot decode (e.g. invalid UTF-8 in the path), given before routing. */
+export const frameworkErrors = (_err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+  reply.status(400).send({ error: true, message: UNREADABLE })
+}

@@ -1,0 +1,51 @@
+// The database and its repositories, registered once each (fastify/demo's tasks-repository): factories over the
+// database handle from server/db/, which know nothing of HTTP, decorated onto the app for the routes.
+import fp from 'fastify-plugin'
+import type { Database, Db } from '../db/index.ts'
+import { eventsRepository, type EventsRepository } from '../db/events.ts'
+import { claimsRepository, type ClaimsRepository } from '../db/claims.ts'
+import { teamsRepository, type TeamsRepository } from '../db/teams.ts'
+import { usersRepository, type UsersRepository } from '../db/users.ts'
+import { sessionsRepository, type SessionsRepository } from '../db/sessions.ts'
+import { councilsRepository, type CouncilsRepository } from '../db/councils.ts'
+import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
+import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
+import { randomInviteCode } from '../teams/invite-codes.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db
+    eventsRepository: EventsRepository
+    claimsRepository: ClaimsRepository
+    teamsRepository: TeamsRepository
+    usersRepository: UsersRepository
+    sessionsRepository: SessionsRepository
+    councilsRepository: CouncilsRepository
+    /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
+    joinAttempts: AttemptLimiter
+  }
+}
+
+export const database = fp(async (app, { database }: { database: Database }) => void app.decorate('db', database.db), { name: 'database' })
+
+const DB = ['database']
+
+export const repositories = [
+  fp(async (app) => void app.decorate('eventsRepository', eventsRepository(app.db)), { name: 'events-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('claimsRepository', claimsRepository(app.db)), { name: 'claims-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('teamsRepository', teamsRepository(app.db, randomInviteCode)), { name: 'teams-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('usersRepository', usersRepository(app.db)), { name: 'users-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('sessionsRepository', sessionsRepository({ db: app.db, tokens: app.tokens })), {
+    name: 'sessions-repository',
+    dependencies: [...DB, 'auth'],
+  }),
+  fp(async (app) => void app.decorate('councilsRepository', councilsRepository(app.db)), { name: 'councils-repository', dependencies: DB }),
+  fp(
+    async (app) =>
+      void app.decorate(
+        'joinAttempts',
+        app.redis ? redisAttemptLimiter(app.redis, JOIN_ATTEMPTS, `${app.redisPrefix}attempts:`) : databaseAttemptLimiter(app.db, JOIN_ATTEMPTS),
+      ),
+    { name: 'join-attempts', dependencies: [...DB, 'redis'] },
+  ),
+]
