@@ -1,7 +1,7 @@
 // The operator commands of API.md ("Operator command line"), as functions of the database and the token
 // services so that tests run them directly; index.ts only wires them to the configured database.
 import { readFile } from 'node:fs/promises'
-import { EVENT_STATES, type EventState } from '../../contract/constants.ts'
+import { ALL_EVENT_STATES as EVENT_STATES, type AnyEventState as EventState } from '../../contract/constants.ts'
 import type { Db } from '../db/index.ts'
 import { CatalogueError, importCatalogue } from '../db/catalogue.ts'
 import { eventsRepository } from '../db/events.ts'
