@@ -92,6 +92,18 @@ export const events = pgTable(
     isTicketFeatureEnabled: boolean('is_ticket_feature_enabled').notNull().default(false),
     ticketCount: integer('ticket_count').notNull().default(0),
     ticketsSold: integer('tickets_sold').notNull().default(0),
+    // The schedule of state moves (API.md Part 2 "Event lifecycle"): when each time passes, the scheduler moves
+    // the event to the state that step starts. Null: no such step.
+    registrationOpensAt: timestamp('registration_opens_at', { withTimezone: true }),
+    registrationClosesAt: timestamp('registration_closes_at', { withTimezone: true }),
+    ticketsOpenAt: timestamp('tickets_open_at', { withTimezone: true }),
+    ticketsCloseAt: timestamp('tickets_close_at', { withTimezone: true }),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** Steps timed at or before this have been applied, or overruled by a manual move; later ones are due. */
+    scheduleAppliedThrough: timestamp('schedule_applied_through', { withTimezone: true }),
+    /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
+    questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [
@@ -144,6 +156,8 @@ export const participants = pgTable(
     // Set once by the door when the ticket is scanned (issue 12); null until then.
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkedInGate: text('checked_in_gate'),
+    /** Answers to the event's registration questions, by question id. */
+    answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [

@@ -38,6 +38,15 @@ CREATE TABLE "event_staff" (
 );
 --> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "min_ppt" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "registration_opens_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "registration_closes_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "tickets_open_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "tickets_close_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "starts_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "ends_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "schedule_applied_through" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "questions" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "participants" ADD COLUMN "answers" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "participants" ADD COLUMN "checked_in_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "participants" ADD COLUMN "checked_in_gate" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "is_admin" boolean DEFAULT false NOT NULL;--> statement-breakpoint
