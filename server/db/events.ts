@@ -3,7 +3,7 @@
 // and the student's writes on an event other than the ticket claim (claims.ts). Each write that can race is one
 // conditional statement; the reads after a refused write only choose the refusal, never whether it happens.
 import { and, asc, eq, exists, inArray, ne, sql } from 'drizzle-orm'
-import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer } from '../../contract/types.ts'
+import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer, Question, Schedule } from '../../contract/types.ts'
 import { EVENT_STATES, type AnyEventState, type EventState } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
 import { councils, events, participants, teams } from './schema.ts'
@@ -37,6 +37,7 @@ function eventFields(e: PublishedRow, organizer: Organizer, children: { id: numb
     state: e.state,
     fee: e.fee,
     ma_ppt: e.maPpt,
+    min_ppt: e.minPpt,
     registration_type: e.registrationType,
     external_registration_link: e.externalRegistrationLink,
     start_in_event_activity: e.startInEventActivity,
@@ -44,6 +45,21 @@ function eventFields(e: PublishedRow, organizer: Organizer, children: { id: numb
     is_ticket_feature_enabled: e.isTicketFeatureEnabled,
     ticket_count: e.ticketCount,
     tickets_sold: e.ticketsSold,
+    schedule: scheduleOf(e),
+  }
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** The event's schedule on the wire (API.md Part 2): each step's time, or null. */
+export function scheduleOf(e: EventRow): Schedule {
+  return {
+    registration_opens_at: iso(e.registrationOpensAt),
+    registration_closes_at: iso(e.registrationClosesAt),
+    tickets_open_at: iso(e.ticketsOpenAt),
+    tickets_close_at: iso(e.ticketsCloseAt),
+    starts_at: iso(e.startsAt),
+    ends_at: iso(e.endsAt),
   }
 }
 
@@ -179,7 +195,19 @@ export function eventsRepository(db: Db) {
       return {
         ...eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? []),
         long_description: row.event.longDescription,
-        Participant: mine ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team } : false,
+        questions: row.event.questions as Question[],
+        Participant: mine
+          ? {
+              id: mine.id,
+              ticket_collected: mine.ticketCollected,
+              ticket_code: mine.ticketCode,
+              team,
+              checked_in_at: iso(mine.checkedInAt),
+              rating: mine.rating,
+              waitlist: null,
+              answers: mine.answers ?? {},
+            }
+          : false,
       }
     },
 
@@ -231,7 +259,8 @@ export function eventsRepository(db: Db) {
 
     /** The operator's state change (CLI); null when there is no such event. */
     async setState(eventId: number, state: AnyEventState) {
-      const [row] = await db.update(events).set({ state }).where(eq(events.id, eventId)).returning({ id: events.id, slug: events.slug, state: events.state })
+      // A manual move wins over the schedule: every step timed up to now counts as done (API.md Part 2).
+      const [row] = await db.update(events).set({ state, scheduleAppliedThrough: sql`now()` }).where(eq(events.id, eventId)).returning({ id: events.id, slug: events.slug, state: events.state })
       return row ?? null
     },
   }
