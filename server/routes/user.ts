@@ -3,10 +3,10 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { COLLEGE, DEGREE } from '../../contract/constants.ts'
 import { branchFromWire, branchToWire } from '../../contract/profile-options.ts'
-import { firstError, onboardingPayload, type OnboardingPayload } from '../../contract/schemas.ts'
+import { MESSAGES, firstError, onboardingPayload, type OnboardingPayload } from '../../contract/schemas.ts'
 import type { Deps } from '../deps.ts'
 import { users } from '../db/schema.ts'
-import { badRequest, forbidden, unauthorized } from '../errors.ts'
+import { badRequest, conflict, forbidden, isUniqueViolation, unauthorized } from '../errors.ts'
 import { bodyOf, idFrom, userIdOf } from '../http.ts'
 import { requireUser } from '../auth/hook.ts'
 import { findUser, toWireUser } from '../auth/users.ts'
@@ -57,6 +57,12 @@ export default async function userRoutes(app: FastifyInstance, { deps }: { deps:
         })
         .where(eq(users.id, me))
         .returning()
+        // The unique indexes decide who holds a number (migration 0003), however close two students' updates are.
+        .catch((err: unknown) => {
+          if (isUniqueViolation(err, 'users_phone_number')) throw conflict(MESSAGES.phoneTaken)
+          if (isUniqueViolation(err, 'users_roll_number')) throw conflict(MESSAGES.rollTaken)
+          throw err
+        })
       if (!row) throw unauthorized()
       return { error: false, message: UPDATE_MESSAGES.updated, user: toWireUser(row) }
     })
