@@ -44,6 +44,11 @@ export interface DetailParticipant {
   ticket_collected: boolean
   ticket_code: string | null
   team: null | Team
+  /**
+   * The caller's own rating (1–5) of the event, null before they rate it (issue 14: the feedback popup shows it).
+   * The server always sends it; a copy the app kept offline from before it existed may lack it.
+   */
+  rating?: number | null
 }
 
 interface EventFields {

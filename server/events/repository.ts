@@ -161,7 +161,7 @@ export async function getEventDetail(db: Db, eventId: number, userId: number): P
     ...eventFields(row.event, row.organizer, children.get(eventId) ?? []),
     long_description: row.event.longDescription,
     Participant: mine
-      ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team }
+      ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team, rating: mine.rating }
       : false,
   }
 }
