@@ -10,6 +10,7 @@ import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../lib/action-button.ts'
 import { calendarLink } from '../../lib/calendar-link.ts'
+import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
@@ -221,6 +222,7 @@ export default function EventDetails() {
       <div class={s.bar}>{bottom}</div>
       {rating && (
         <RatingPopup
+          feedback={feedbackFor(event)}
           onClose={() => setRating(false)}
           onSubmit={(n) =>
             eventDetail.rate(n).then(
