@@ -71,6 +71,28 @@ describe('event details: what it shows', () => {
     expect(cal.getAttribute('rel')).toContain('noopener')
   })
 
+  it("a parent's details list its children, each with its state label and a link to its details (issue 14)", async () => {
+    const parent = detail({ id: 400, name: 'Techfest', children: [{ id: 401 }, { id: 402 }], long_description: 'Pick an event below to register.' })
+    const kids = [
+      detail({ id: 401, name: 'Robo Race', state: 'REGISTRATION_OPEN', parent_id: 400, dates: ['2026-11-29T04:30:00Z'] }),
+      detail({ id: 402, name: 'Tech Quiz', state: 'REGISTRATION_CLOSED', parent_id: 400 }),
+    ]
+    const { root } = await open({ events: [parent, ...kids] }, 400)
+    const section = await waitFor(() => getByText(root, 'Events in Techfest', 'h2').closest('section')!)
+    const links = [...section.querySelectorAll<HTMLAnchorElement>('li > a')]
+    expect(links.map((a) => [...a.children].map((c) => c.textContent))).toEqual([
+      ['Robo Race', 'Sun, 29 Nov 2026', 'Registrations Open'],
+      ['Tech Quiz', 'Sat, 21 Nov 2026', 'Registration Closed'],
+    ])
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/event-details/401', '/event-details/402'])
+  })
+
+  it('a childless event has no list of events', async () => {
+    const e = detail({ children: [] })
+    const { root } = await open({ events: [e] }, e.id)
+    expect(root.textContent).not.toContain('Events in')
+  })
+
   it("shows 'Free' for a fee of 0 and no activity link without in_event_activity", async () => {
     const e = detail({ fee: 0 })
     const { root } = await open({ events: [e] }, e.id)

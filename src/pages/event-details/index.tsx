@@ -15,6 +15,8 @@ import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
+import { events } from '../../stores/events.ts'
+import { ChildList } from './children.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
@@ -98,6 +100,8 @@ export default function EventDetails() {
   }
 
   const button = done ?? actionFor(event)
+  const listed = new Map(events.all.value.map((e) => [e.id, e]))
+  const children = event.children.flatMap((c) => listed.get(c.id) ?? [])
   const image = event.event_page_image_url || event.banner_url
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
@@ -219,6 +223,7 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
+      {children.length > 0 && <ChildList parent={event.name} children={children} />}
       <div class={s.bar}>{bottom}</div>
       {rating && (
         <RatingPopup
