@@ -15,7 +15,6 @@ import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
-import { events } from '../../stores/events.ts'
 import { ChildList } from './children.tsx'
 import s from './style.module.css'
 
@@ -100,8 +99,6 @@ export default function EventDetails() {
   }
 
   const button = done ?? actionFor(event)
-  const listed = new Map(events.all.value.map((e) => [e.id, e]))
-  const children = event.children.flatMap((c) => listed.get(c.id) ?? [])
   const image = event.event_page_image_url || event.banner_url
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
@@ -223,7 +220,7 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
-      {children.length > 0 && <ChildList parent={event.name} children={children} />}
+      <ChildList parent={event} />
       <div class={s.bar}>{bottom}</div>
       {rating && (
         <RatingPopup
