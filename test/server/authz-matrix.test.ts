@@ -94,7 +94,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     },
     'POST /user/p/update (own profile)': {
       url: () => '/api/v1/user/p/update',
-      body: () => ({ ...PROFILE, role: 'admin', email: 'takeover@example.edu' }),
+      // A phone and roll number of the caller's own: they are unique among students (migration 0003).
+      body: (w, role) => ({ ...PROFILE, phone_number: String(9_100_000_000 + w.idOf(role)), roll_number: `R-${w.idOf(role)}`, role: 'admin', email: 'takeover@example.edu' }),
       expect: bearerOnly({ writes: ['users'] }),
       check: (w, role, body) => {
         expect(body.user.id).toBe(w.idOf(role))
