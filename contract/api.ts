@@ -58,6 +58,9 @@ export const detailParticipant = z.object({
   ticket_collected: z.boolean(),
   ticket_code: z.nullable(z.string()),
   team: z.nullable(team),
+  // The caller's own rating (issue 14: the feedback popup shows it when reopened); never another student's. The
+  // server always sends it; optional because a copy the app kept offline from before it existed may lack it.
+  rating: doc(z.optional(z.nullable(z.int())), { description: 'The caller’s own rating of the event (1–5), null before they rate it. Always sent.' }),
 })
 
 const eventFields = {
@@ -199,7 +202,7 @@ const REFUSAL_MEANINGS: Record<number, string> = {
   401: 'A missing, malformed, expired or revoked token: `Invalid Token`.',
   403: 'Not allowed: wrong state, not the leader, not a participant…',
   404: 'Unknown id (or a call that does not exist here).',
-  409: 'Conflict: already registered, team full, sold out, already collected, duplicate team name.',
+  409: 'Conflict: already registered, team full, sold out, already collected, duplicate team name, a mobile number or student ID another student holds.',
   413: 'The body is over 16 KB.',
   415: 'The body is not JSON.',
   429: 'Rate limited: `Retry-After` says how many seconds to wait.',
@@ -326,7 +329,7 @@ export const CALLS = {
     tag: 'user',
     summary: 'Writes the onboarding fields (SPEC §5 rules and messages); `id`, if sent, must be the caller’s.',
     body: z.pipe(z.transform((body: unknown) => (isFields(body) ? body : {})), profileUpdate),
-    answers: { 200: ok({ message, user }), ...bearer(403) },
+    answers: { 200: ok({ message, user }), ...bearer(403, 409) },
   },
   events: {
     method: 'POST',

@@ -10,7 +10,8 @@ import { usersRepository } from '../db/users.ts'
 import type { AccessTokens } from '../auth/tokens.ts'
 
 export const USAGE = `Usage: npm run cli -- <command>
-  import <file.json>             create or update councils and events from an import file (see API.md)
+  import <file.json>             create or update councils and events from an import file: its format,
+                                 and what an update overwrites, in docs/import.md (example: docs/import-example.json)
   event:state <id> <STATE>       move an event to a state: ${EVENT_STATES.join(', ')}
   token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}
 Works on DATABASE_URL, or on the embedded database in DATA_DIR (default ./data): stop the server first

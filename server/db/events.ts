@@ -173,7 +173,9 @@ export function eventsRepository(db: Db) {
       return {
         ...eventFields(row.event, row.organizer, children.get(eventId) ?? []),
         long_description: row.event.longDescription,
-        Participant: mine ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team } : false,
+        Participant: mine
+          ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team, rating: mine.rating }
+          : false,
       }
     },
 

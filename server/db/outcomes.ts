@@ -29,6 +29,8 @@ export type Refusal =
   | 'leaderOnlyDelete'
   | 'codesExhausted'
   | 'userNotFound'
+  | 'phoneTaken'
+  | 'rollTaken'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

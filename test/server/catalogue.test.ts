@@ -137,7 +137,7 @@ describe('importCatalogue', () => {
     ['EXTERNAL without a link', { councils: [council('csi')], events: [event('e', { registration_type: 'EXTERNAL' })] }, 'events[0] "e".external_registration_link: is required when registration_type is EXTERNAL'],
     ['an activity without a link', { councils: [council('csi')], events: [event('e', { start_in_event_activity: true })] }, 'events[0] "e".in_event_activity: is required when start_in_event_activity is true'],
     ['a missing organizer', { councils: [council('csi')], events: [{ slug: 'e', name: 'E', dates: ['2026-11-25T10:00:00Z'] }] }, 'events[0] "e".organizer: is required'],
-    ['an unknown organizer', { councils: [council('csi')], events: [event('e', { organizer: 'nope' })] }, 'events[0] "e".organizer: no council with slug "nope" in the file or the database'],
+    ['an unknown organizer', { councils: [council('csi')], events: [event('e', { organizer: 'nope' })] }, 'events[0] "e".organizer: no council with slug "nope" in the file or the database (valid council slugs: csi)'],
     ['an unknown parent', { councils: [council('csi')], events: [event('e', { parent: 'nope' })] }, 'events[0] "e".parent: no event with slug "nope" in the file or the database'],
     ['its own parent', { councils: [council('csi')], events: [event('e', { parent: 'e' })] }, 'events[0] "e".parent: an event cannot be its own parent'],
     [
@@ -165,7 +165,7 @@ describe('importCatalogue', () => {
       'councils[1] "bad".email: must be an e-mail address',
       'events[1] "e1".fee: must be a whole number of rupees, 0 or more',
       'events[2] "e2".ma_ppt: must be a whole number, 1 or more (1 means an individual event)',
-      'events[1] "e1".organizer: no council with slug "ghost" in the file or the database',
+      'events[1] "e1".organizer: no council with slug "ghost" in the file or the database (valid council slugs: bad, csi)',
       'events[2] "e2".parent: no event with slug "nowhere" in the file or the database',
     ])
   })

@@ -344,6 +344,22 @@ describe('event calls', () => {
       expect(await ratingOf(gina.id, ids.done)).toBe(2)
     })
 
+    it("gives the caller's own rating in the detail's Participant (null before rating), never another student's", async () => {
+      const [hari, ila] = [await t.student(), await t.student()]
+      await t.database.db.insert(participants).values([
+        { eventId: ids.done, userId: hari.id },
+        { eventId: ids.done, userId: ila.id },
+      ])
+      const ratingShown = async (auth: Auth) => (await call(`/p/get/${ids.done}`, auth)).json().event.Participant.rating
+      expect(await ratingShown(hari.auth)).toBeNull()
+      expect((await call('/p/rate', ila.auth, { event_id: ids.done, rating: 5 })).statusCode).toBe(200)
+      expect(await ratingShown(ila.auth)).toBe(5)
+      expect(await ratingShown(hari.auth)).toBeNull()
+      expect((await call('/p/rate', hari.auth, { event_id: ids.done, rating: 1 })).statusCode).toBe(200)
+      expect(await ratingShown(hari.auth)).toBe(1)
+      expect(await ratingShown(ila.auth)).toBe(5)
+    })
+
     it.each([0, 6, 3.5, -1, '4.0', 'five', null, undefined, [3], { v: 3 }, true])('refuses the rating %j with 400', async (rating) => {
       const res = await call('/p/rate', gina.auth, { event_id: ids.done, rating })
       expect(res.statusCode).toBe(400)
@@ -389,7 +405,7 @@ describe('event calls', () => {
 
     it('gives a registered student their participation with a null ticket code', async () => {
       const { event } = (await call(`/p/get/${ids.open}`, alice.auth)).json()
-      expect(event.Participant).toEqual({ id: expect.any(Number), ticket_collected: false, ticket_code: null, team: null })
+      expect(event.Participant).toEqual({ id: expect.any(Number), ticket_collected: false, ticket_code: null, team: null, rating: null })
     })
 
     it('gives a team member the whole team, leader first, then by joining order', async () => {
@@ -409,6 +425,7 @@ describe('event calls', () => {
         id: expect.any(Number),
         ticket_collected: false,
         ticket_code: null,
+        rating: null,
         team: {
           id: team.id,
           name: 'Byte Me',
