@@ -158,7 +158,7 @@ export const STUDENT_CALLS = {
     tag: 'user',
     summary: 'Writes the onboarding fields (SPEC §5 rules and messages); `id`, if sent, must be the caller’s.',
     body: z.pipe(z.transform((body: unknown) => (isFields(body) ? body : {})), profileUpdate),
-    answers: { 200: ok({ message, user }), ...bearer(403) },
+    answers: { 200: ok({ message, user }), ...bearer(403, 409) },
   },
   events: {
     method: 'POST',

@@ -61,7 +61,7 @@ const REFUSAL_MEANINGS: Record<number, string> = {
   401: 'A missing, malformed, expired or revoked token: `Invalid Token`.',
   403: 'Not allowed: outside the caller’s roles, wrong state, not the leader, not a participant…',
   404: 'Unknown id (or a call that does not exist here).',
-  409: 'Conflict: already registered, team full, sold out, already collected, duplicate team name.',
+  409: 'Conflict: already registered, team full, sold out, already collected, duplicate team name, a mobile number or student ID another student holds.',
   413: 'The body is over 16 KB.',
   415: 'The body is not JSON.',
   429: 'Rate limited: `Retry-After` says how many seconds to wait.',

@@ -20,4 +20,7 @@ export const MESSAGES = {
   inviteRequired: 'Invite code is a required field',
   inviteLength: 'Invite code must be exactly 5 characters',
   eventIdRequired: 'event_id is a required field',
+  // 409 from /user/p/update: the onboarding matches these to put the message under the field to change.
+  phoneTaken: 'This mobile number is already registered to another student.',
+  rollTaken: 'This Student ID is already registered to another student.',
 } as const

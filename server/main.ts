@@ -4,11 +4,12 @@ import { loadConfig } from './config.ts'
 import { openDatabase } from './db/index.ts'
 import { seedDemoData } from './db/demo.ts'
 import { buildApp } from './app.ts'
+import { announceStart, loggerFor } from './console-output.ts'
 
 const config = loadConfig()
 const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir })
-if (!config.production) await seedDemoData(database.db)
-const app = await buildApp({ config, database, logger: { level: process.env.LOG_LEVEL ?? 'info' } })
+const demo = config.production ? null : await seedDemoData(database.db)
+const app = await buildApp({ config, database, logger: loggerFor() })
 
 // SIGTERM/SIGINT: finish the requests in flight, close the database, exit 0; past 9 s, exit 1 whatever is left
 // (the proxy's grace is 10 s). A second signal exits at once.
@@ -23,4 +24,4 @@ closeWithGrace({ delay: 9_000, logger: app.log }, async ({ signal, err }) => {
 })
 
 await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' })
-if (!config.google) app.log.warn('Google sign-in is not configured: /api/v1/auth/google shows the development sign-in form.')
+announceStart(app, { config, demo })

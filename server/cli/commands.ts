@@ -13,7 +13,8 @@ import { councilsRepository } from '../db/councils.ts'
 import type { AccessTokens } from '../auth/tokens.ts'
 
 export const USAGE = `Usage: npm run cli -- <command>
-  import <file.json>             create or update councils and events from an import file (see API.md)
+  import <file.json>             create or update councils and events from an import file: its format,
+                                 and what an update overwrites, in docs/import.md (example: docs/import-example.json)
   event:state <id> <STATE>       move an event to a state: ${EVENT_STATES.join(', ')}
   token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}
   role:grant <email> admin                    make the user an admin (manages every council and grants roles)

@@ -1,5 +1,5 @@
-// Imports councils and events from the operator's file (API.md "Operator command line"): the whole file is
-// checked first, with a message naming the item and the field of every problem, and then written in one
+// Imports councils and events from the operator's file (docs/import.md; API.md "Operator command line"): the
+// whole file is checked first, with a message naming the item and the field of every problem, and then written in one
 // transaction, upserted by slug, so that running the same file twice changes nothing the second time.
 import { eq, inArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
@@ -115,6 +115,9 @@ const eventSchema = z
     }),
   )
 
+/** The fields of the format, in order (docs/import.md documents each; a test holds the two together). */
+export const IMPORT_FIELDS = { councils: Object.keys(councilSchema.shape), events: Object.keys(eventSchema.shape) }
+
 export type CouncilInput = z.infer<typeof councilSchema>
 export type EventInput = z.infer<typeof eventSchema>
 
@@ -212,10 +215,20 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
     const parentOf = new Map<string, string | null | undefined>(stored.map((r) => [r.slug, r.parent]))
     for (const e of parsed.eventRefs) parentOf.set(e.slug, e.parent)
 
+    // The slugs an organizer may name, read only when one names none of them: the message lists them.
+    let validCouncils: string | undefined
+    const councilChoices = async () => {
+      if (validCouncils === undefined) {
+        const stored = (await tx.select({ slug: councils.slug }).from(councils)).map((r) => r.slug)
+        const all = [...new Set([...fileCouncils, ...stored])].sort()
+        validCouncils = all.length ? `valid council slugs: ${all.join(', ')}` : 'there is no council yet: add one under "councils" in the file'
+      }
+      return validCouncils
+    }
     for (const e of parsed.eventRefs) {
       const where = `events[${e.index}] "${e.slug}"`
       if (e.organizer && !fileCouncils.has(e.organizer) && !knownCouncils.has(e.organizer)) {
-        problems.push(`${where}.organizer: no council with slug "${e.organizer}" in the file or the database`)
+        problems.push(`${where}.organizer: no council with slug "${e.organizer}" in the file or the database (${await councilChoices()})`)
       }
       if (e.parent) {
         if (e.parent === e.slug) problems.push(`${where}.parent: an event cannot be its own parent`)

@@ -30,6 +30,8 @@ export type Refusal =
   | 'leaderOnlyDelete'
   | 'codesExhausted'
   | 'userNotFound'
+  | 'phoneTaken'
+  | 'rollTaken'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

@@ -49,7 +49,12 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_identity').on(t.issuer, t.subject)],
+  (t) => [
+    uniqueIndex('users_identity').on(t.issuer, t.subject),
+    // One student per mobile number and per student ID (any case): the index decides, never a read first.
+    uniqueIndex('users_phone_number').on(t.phoneNumber),
+    uniqueIndex('users_roll_number').on(sql`lower(${t.rollNumber})`),
+  ],
 )
 
 export const councils = pgTable('councils', {

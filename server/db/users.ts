@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Roles, User } from '../../contract/types.ts'
 import type { Gender } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
+import { done, isUniqueViolation, refused, type Outcome } from './outcomes.ts'
 import { users } from './schema.ts'
 
 export type UserRow = typeof users.$inferSelect
@@ -61,14 +62,23 @@ export function usersRepository(db: Db) {
       return row ?? null
     },
 
-    /** Writes only the onboarding fields; null when the user no longer exists. */
-    async updateProfile(id: number, fields: ProfileFields): Promise<UserRow | null> {
-      const [row] = await db
-        .update(users)
-        .set({ ...fields, updatedAt: new Date() })
-        .where(eq(users.id, id))
-        .returning()
-      return row ?? null
+    /**
+     * Writes only the onboarding fields. Refused when the user no longer exists, or when another student holds the
+     * mobile number or the student ID: the unique indexes decide (migration 0003), however close two updates are.
+     */
+    async updateProfile(id: number, fields: ProfileFields): Promise<Outcome<UserRow>> {
+      try {
+        const [row] = await db
+          .update(users)
+          .set({ ...fields, updatedAt: new Date() })
+          .where(eq(users.id, id))
+          .returning()
+        return row ? done(row) : refused('userNotFound')
+      } catch (err) {
+        if (isUniqueViolation(err, 'users_phone_number')) return refused('phoneTaken')
+        if (isUniqueViolation(err, 'users_roll_number')) return refused('rollTaken')
+        throw err
+      }
     },
 
     /**

@@ -7,14 +7,12 @@ import type { Config } from '../config.ts'
 import { notFound, unauthorized, badRequest } from '../errors.ts'
 import { domainAllowed, domainRefusal, googleSignIn, SignInError, type PendingSignIn } from '../auth/google.ts'
 import type { SignedInIdentity } from '../db/users.ts'
+import { EMAIL_MAX, NAME_MAX, devPage, devPagePolicy, type DevForm } from '../auth/dev-page.ts'
 import { declared } from './declare.ts'
 
 const PENDING_COOKIE = 'oidc_pending'
 const PENDING_SECONDS = 600
 export const DEV_ISSUER = 'dev'
-export const DEV_PAGE_TITLE = 'Development sign-in — not Google'
-const NAME_MAX = 80
-const EMAIL_MAX = 254
 // Plausible, not RFC 5322: one @, no spaces, a dot in the domain.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -158,15 +156,11 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
     }
   }
 
-  function sendDevPage(reply: FastifyReply, status: number, form: { error?: string; name?: string; email?: string }) {
+  function sendDevPage(reply: FastifyReply, status: number, form: DevForm) {
     return reply
       .status(status)
       .header('cache-control', 'no-store')
-      // No script and no style at all; the form may post here and then land on the app.
-      .header(
-        'content-security-policy',
-        `default-src 'none'; form-action 'self' ${new URL(config.appUrl).origin}; base-uri 'none'; frame-ancestors 'none'`,
-      )
+      .header('content-security-policy', devPagePolicy(new URL(config.appUrl).origin))
       .type('text/html; charset=utf-8')
       .send(devPage(`${app.prefix}${CALLS.devSignIn.path}`, form))
   }
@@ -178,35 +172,4 @@ export default authRoutes
 function querySuffix(url: string): string {
   const i = url.indexOf('?')
   return i < 0 ? '' : url.slice(i)
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-
-function devPage(action: string, form: { error?: string; name?: string; email?: string }): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${DEV_PAGE_TITLE}</title>
-</head>
-<body>
-<main>
-<h1>${DEV_PAGE_TITLE}</h1>
-<p>This server has no Google settings (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET), so for development you may sign in
-as anyone. This form never exists in production.</p>
-${form.error ? `<p role="alert" id="dev-error"><strong>${escapeHtml(form.error)}</strong></p>` : ''}
-<form method="post" action="${escapeHtml(action)}">
-<p><label for="dev-name">Name</label><br>
-<input id="dev-name" name="name" type="text" required maxlength="${NAME_MAX}" autocomplete="name" value="${escapeHtml(form.name ?? '')}"${form.error ? ' aria-describedby="dev-error"' : ''}></p>
-<p><label for="dev-email">E-mail</label><br>
-<input id="dev-email" name="email" type="email" required maxlength="${EMAIL_MAX}" autocomplete="email" value="${escapeHtml(form.email ?? '')}"></p>
-<p><button type="submit">Sign in</button></p>
-</form>
-</main>
-</body>
-</html>
-`
 }

@@ -1,5 +1,6 @@
 // The one table from the repositories' domain outcomes (server/db/outcomes.ts) to HTTP: a status and the message a
 // student reads in the toast. The success messages of the calls live here too, beside their refusals.
+import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -79,6 +80,9 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   codesExhausted: { status: 503, message: TEAM_MESSAGES.codesExhausted },
   // A valid token of a user who no longer exists is as good as no token.
   userNotFound: { status: 401, message: 'Invalid Token' },
+  // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
+  phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
+  rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
 }
 
 /** The HTTP refusal for a domain refusal. */

@@ -6,7 +6,7 @@ import { branchFromWire, branchToWire } from '../../contract/profile-options.ts'
 import { toWireUser } from '../db/users.ts'
 import { forbidden } from '../errors.ts'
 import { declared } from './declare.ts'
-import { USER_MESSAGES, refusal } from './outcomes.ts'
+import { USER_MESSAGES, refusal, valueOf } from './outcomes.ts'
 
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const users = app.usersRepository
@@ -27,7 +27,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const p = request.body
       if (p.id != null && p.id !== request.userId) throw forbidden(USER_MESSAGES.notYours)
       // Only the listed fields, from the validated body: anything else in the request is never written.
-      const row = await users.updateProfile(request.userId, {
+      const row = valueOf(await users.updateProfile(request.userId, {
         phoneNumber: p.phone_number,
         rollNumber: p.roll_number.trim(),
         gender: p.gender,
@@ -36,8 +36,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         interests: [...new Set(p.interests)],
         degree: DEGREE,
         college: COLLEGE,
-      })
-      if (!row) throw refusal('userNotFound')
+      }))
       return { error: false as const, message: USER_MESSAGES.updated, user: toWireUser(row, await app.rolesRepository.of(request.userId)) }
     },
   })

@@ -56,6 +56,10 @@ export function addMonths(m: Month, n: number): Month {
   return { year: Math.floor(index / 12), month: (((index % 12) + 12) % 12) + 1 }
 }
 
+/** Whether `value` (from the address, so anything) is the key of a real day: '2026-11-21' yes, '2026-02-30' no. */
+export const isDayKey = (value: unknown): value is string =>
+  typeof value === 'string' && !Number.isNaN(keyToUTC(value)) && utcToKey(keyToUTC(value)) === value
+
 /** The month a day key belongs to. */
 export const monthOfKey = (key: string): Month => ({ year: +key.slice(0, 4), month: +key.slice(5, 7) })
 

@@ -48,6 +48,11 @@ export function useTeamEvent(id: string, detail: EventDetailStore, here: 'team-d
   return { loaded, event, redirect }
 }
 
+/** Teams are created, joined and changed only while registration is open: the server refuses it otherwise. */
+export const teamChangesOpen = (event: Pick<EventDetail, 'state'>) => event.state === 'REGISTRATION_OPEN'
+export const TEAM_CHANGES_CLOSED = 'Registration has closed, so this team can no longer change.'
+export const TEAMS_CLOSED = 'Registration for this event is closed, so teams can no longer be created or joined.'
+
 /** Both team screens' answer to an event the server does not know. */
 export const EventNotFound = () => (
   <div class="page-message">

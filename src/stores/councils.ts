@@ -1,7 +1,7 @@
-// The council directory of POST /council/p/get, fetched when the Councils screen first opens.
+// The council directory of POST /council/p/get, fetched each time the Councils screen opens.
 import { action, createModel, type ReadonlySignal } from '@preact/signals'
 import type { Council } from '../../contract/types.ts'
-import { api, type Api } from '../api/calls.ts'
+import { api, lastKnown, type Api } from '../api/calls.ts'
 import { fetchedList } from './fetched-list.ts'
 
 export const CouncilsModel = createModel((getCouncils: Api['getCouncils']) => {
@@ -18,4 +18,6 @@ export const CouncilsModel = createModel((getCouncils: Api['getCouncils']) => {
   }
 })
 
-export const councils = new CouncilsModel(api.getCouncils)
+// Offline, the last list fetched online is shown, like the other screens (src/api/last-known.ts). The copy is
+// kept here rather than in api/calls.ts, which is in the first load of `/` (its byte budget has no room left).
+export const councils = new CouncilsModel(() => lastKnown.remember('councils', api.getCouncils))

@@ -59,4 +59,35 @@ describe('calendar page', () => {
     await waitFor(() => getByText(root, 'November 2026', 'h2'))
     expect(scheduleTitle(root)).toBe('Wednesday, 18 November 2026')
   })
+
+  it('keeps its selected day across Back (issue 14): the day is in the address, and the screen opens on it', async () => {
+    const root = await open([
+      detail({ id: 101, name: 'Robo Race', state: 'REGISTRATION_OPEN', dates: ['2026-11-21T13:00:00Z'] }),
+      detail({ id: 102, name: 'Winter Quiz', state: 'UPCOMING', dates: ['2026-12-03T13:00:00Z'] }),
+    ])
+    await click(root.querySelector<HTMLButtonElement>('button[aria-label="Next month"]')!)
+    await click(day(root, '2026-12-03'))
+    expect(location.pathname + location.search).toBe('/calendar?day=2026-12-03')
+    await click(getByText(root, 'Winter Quiz').closest('a')!)
+    await waitFor(() => expect(location.pathname).toBe('/event-details/102'))
+    history.back()
+    await waitFor(() => expect(location.search).toBe('?day=2026-12-03'))
+    await waitFor(() => getByText(root, 'December 2026', 'h2'))
+    expect(scheduleTitle(root)).toBe('Thursday, 3 December 2026')
+    expect(getByText(root, 'Winter Quiz')).toBeTruthy()
+  })
+
+  it('an address with no day or an impossible one opens on today', async () => {
+    for (const search of ['', '?day=2026-02-30', '?day=tomorrow']) {
+      vi.useFakeTimers({ toFake: ['Date'], now: NOW })
+      localStorage.setItem('accessToken', 'A')
+      localStorage.setItem('refreshToken', 'R')
+      eventsServer({ events: [] })
+      go(`/calendar${search}`)
+      const root = mount(<App />)
+      await waitFor(() => getByText(root, 'November 2026', 'h2'))
+      expect(scheduleTitle(root), search).toBe('Wednesday, 18 November 2026')
+      cleanup()
+    }
+  })
 })

@@ -30,6 +30,23 @@ describe('child events', () => {
     expect(server.calls('/event/p/get/50')).toHaveLength(0) // the list already had it
   })
 
+  it("labels each child's card with its state (issue 14)", async () => {
+    const parent = detail({ id: 55, name: 'Startup Week', children: [{ id: 56 }, { id: 57 }, { id: 58 }] })
+    const kids = [
+      detail({ id: 56, name: 'Pitch Battle', state: 'REGISTRATION_OPEN', parent_id: 55 }),
+      detail({ id: 57, name: 'Fair', state: 'TICKET_CLOSED', parent_id: 55 }),
+      detail({ id: 58, name: 'Panel', state: 'COMPLETED', parent_id: 55 }),
+    ]
+    const { root } = open({ events: [parent, ...kids] }, 55)
+    await waitFor(() => getByText(root, 'Startup Week', 'h1'))
+    const cards = [...root.querySelectorAll<HTMLAnchorElement>('main li > a')]
+    expect(cards.map((a) => [a.querySelector('h3')!.textContent, a.querySelector('h3')!.closest('a')!.firstElementChild!.lastElementChild!.textContent])).toEqual([
+      ['Pitch Battle', 'Registrations Open'],
+      ['Fair', 'RSVP Closed'],
+      ['Panel', 'Completed'],
+    ])
+  })
+
   it('a parent missing from the list is fetched by id', async () => {
     const parent = detail({ id: 60, name: 'Hidden fest', children: [{ id: 61 }] })
     const { root, server } = open({ events: [detail({ id: 61, name: 'Open child', parent_id: 60 })], hidden: [parent] }, 60)

@@ -44,6 +44,21 @@ describe('councils', () => {
     expect(nationalDigits('98765 43210')).toBe('9876543210')
   })
 
+  it('offline, councils visited online show the last list, with the offline notice and no error (issue 14)', async () => {
+    const { root } = open({ events: [], councils: [{ id: 4, name: 'Rotaract', photo_url: null, phone_number: null, email: 'rotaract@kjsce.edu' }] })
+    await waitFor(() => getByText(root, 'Rotaract', 'h2'))
+    // The app closed (what the phone keeps stays: tokens and the last answers), then opened with no network at all.
+    const kept = Object.entries(localStorage)
+    cleanup()
+    for (const [key, value] of kept) localStorage.setItem(key, value)
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
+    go('/councils')
+    const again = mount(<App />)
+    await waitFor(() => getByText(again, 'You are offline. Showing what was last loaded.'))
+    expect(getByText(again, 'rotaract@kjsce.edu', 'a')).toBeTruthy()
+    expect(again.textContent).not.toContain('Could not load the councils')
+  })
+
   it('an error is logged and shown with Try again, which fetches again', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     let fail = true

@@ -2,7 +2,8 @@
 // action button per state and its flows (labels during and after, toasts, revert on failure), the rating
 // popup, share, and an unknown event.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { EventDetail } from '../../contract/types.ts'
+import type { DetailParticipant, EventDetail } from '../../contract/types.ts'
+import { FEEDBACK_PARTICIPANTS_ONLY } from '../../src/lib/feedback.ts'
 import { App } from '../../src/app.tsx'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
@@ -69,6 +70,28 @@ describe('event details: what it shows', () => {
     expect(cal.href).toContain('calendar.google.com')
     expect(cal.href).toContain('ctz=Asia%2FKolkata')
     expect(cal.getAttribute('rel')).toContain('noopener')
+  })
+
+  it("a parent's details list its children, each with its state label and a link to its details (issue 14)", async () => {
+    const parent = detail({ id: 400, name: 'Techfest', children: [{ id: 401 }, { id: 402 }], long_description: 'Pick an event below to register.' })
+    const kids = [
+      detail({ id: 401, name: 'Robo Race', state: 'REGISTRATION_OPEN', parent_id: 400, dates: ['2026-11-29T04:30:00Z'] }),
+      detail({ id: 402, name: 'Tech Quiz', state: 'REGISTRATION_CLOSED', parent_id: 400 }),
+    ]
+    const { root } = await open({ events: [parent, ...kids] }, 400)
+    const section = await waitFor(() => getByText(root, 'Events in Techfest', 'h2').closest('section')!)
+    const links = [...section.querySelectorAll<HTMLAnchorElement>('li > a')]
+    expect(links.map((a) => [...a.children].map((c) => c.textContent))).toEqual([
+      ['Robo Race', 'Sun, 29 Nov 2026', 'Registrations Open'],
+      ['Tech Quiz', 'Sat, 21 Nov 2026', 'Registration Closed'],
+    ])
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/event-details/401', '/event-details/402'])
+  })
+
+  it('a childless event has no list of events', async () => {
+    const e = detail({ children: [] })
+    const { root } = await open({ events: [e] }, e.id)
+    expect(root.textContent).not.toContain('Events in')
   })
 
   it("shows 'Free' for a fee of 0 and no activity link without in_event_activity", async () => {
@@ -250,7 +273,7 @@ describe('event details: the action button', () => {
   })
 
   it('a refused rating keeps the popup open and shows why', async () => {
-    const e = detail({ state: 'COMPLETED' })
+    const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5 }) })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { root } = await open({ events: [e], extra: { '/event/p/rate': () => [403, { error: true, message: 'Only participants can rate this event' }] } }, e.id)
     await click(bar(root))
@@ -260,5 +283,44 @@ describe('event details: the action button', () => {
     await click(getByText(dialog, 'Submit', 'button'))
     await waitFor(() => expect(toastText()).toBe('Only participants can rate this event'))
     expect(root.querySelector('[role=dialog]')).not.toBeNull()
+  })
+
+  it('Give Feedback for a student who did not take part says who can rate, with no stars, and sends nothing (issue 14)', async () => {
+    const e = detail({ state: 'COMPLETED', Participant: false })
+    const { root, server } = await open({ events: [e] }, e.id)
+    expect(bar(root).textContent).toBe('Give Feedback') // SPEC §4: the button stays
+    await click(bar(root))
+    const dialog = await waitFor(() => find(root, '[role=dialog]'))
+    expect(dialog.textContent).toContain(FEEDBACK_PARTICIPANTS_ONLY)
+    expect(dialog.querySelector('input')).toBeNull()
+    expect(() => getByText(dialog, 'Submit', 'button')).toThrow()
+    await click(getByText(dialog, 'Close', 'button'))
+    await waitFor(() => expect(root.querySelector('[role=dialog]')).toBeNull())
+    expect(server.calls('/event/p/rate')).toEqual([])
+  })
+
+  it("reopening Give Feedback after rating shows the student's own rating, as the server now holds it (issue 14)", async () => {
+    const world: World = { events: [detail({ state: 'COMPLETED', Participant: participant({ id: 5 }) })] }
+    const e = world.events[0]
+    world.extra = {
+      '/event/p/rate': (body) => {
+        world.events = [{ ...e, Participant: { ...(e.Participant as DetailParticipant), rating: body.rating } }]
+        return [200, { error: false, message: 'Thank you for your feedback!' }]
+      },
+    }
+    const { root } = await open(world, e.id)
+    await click(bar(root))
+    let dialog = await waitFor(() => find(root, '[role=dialog]'))
+    expect(dialog.querySelector<HTMLInputElement>('input:checked')).toBeNull()
+    dialog.querySelector<HTMLInputElement>('input[aria-label="3 stars"]')!.click()
+    await settle()
+    await click(getByText(dialog, 'Submit', 'button'))
+    await waitFor(() => expect(root.querySelector('[role=dialog]')).toBeNull())
+    await waitFor(() => expect((eventDetail.event.value?.Participant as DetailParticipant).rating).toBe(3))
+
+    await click(bar(root))
+    dialog = await waitFor(() => find(root, '[role=dialog]'))
+    expect(dialog.querySelector<HTMLInputElement>('input:checked')!.getAttribute('aria-label')).toBe('3 stars')
+    expect(dialog.textContent).toContain('You rated it 3 stars.')
   })
 })

@@ -2,7 +2,7 @@
 // exactly the answer of the contract's schemas, which the server applies, for every kind of input.
 import { describe, expect, it } from 'vitest'
 import { educationalStep, fieldErrors, interestStep, MESSAGES, personalStep } from '../../contract/schemas.ts'
-import { educationalErrors, interestErrors, personalErrors } from '../../src/pages/getting-started/rules.ts'
+import { educationalErrors, interestErrors, personalErrors, phoneDigits } from '../../src/pages/getting-started/rules.ts'
 
 const phones = ['', ' ', '12345', '9876543210', '98765432101', '987654321a', '９８７６５４３２１０', '+919876543210', '0000000000']
 const rolls = ['', ' ', '   ', '16010121001', 'x'.repeat(32), 'x'.repeat(33), ` ${'x'.repeat(32)}`, '\t', 'रोल']
@@ -36,5 +36,21 @@ describe('onboarding rules match the contract schemas', () => {
     for (const key of ['phoneRequired', 'phoneDigits', 'rollRequired', 'rollTooLong', 'genderRequired', 'genderInvalid', 'yearRequired', 'yearNumber', 'yearRange', 'branchRequired', 'interestsRequired', 'interestsUnknown'] as const) {
       expect(said).toContain(MESSAGES[key])
     }
+  })
+})
+
+// Issue 14: the mobile number field keeps digits only, 10 at most, and reads a pasted number with +91 or 0 whole.
+describe('phoneDigits', () => {
+  it.each([
+    ['9876543210', '9876543210'],
+    ['98765 43210', '9876543210'],
+    ['+91 98765 43210', '9876543210'],
+    ['+91-98765-43210', '9876543210'],
+    ['09876543210', '9876543210'],
+    ['98a76', '9876'],
+    ['123456789012', '1234567890'],
+    ['', ''],
+  ])('%j → %j', (typed, kept) => {
+    expect(phoneDigits(typed)).toBe(kept)
   })
 })

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { App } from '../../src/app.tsx'
 import { BRANCHES_BY_YEAR, INTEREST_OPTIONS } from '../../contract/profile-options.ts'
+import { MESSAGES } from '../../contract/messages.ts'
 import { blur, choose, cleanup, click, fakeServer, getByText, go, mount, student, typeInto, waitFor } from './session-fakes.ts'
 
 const fresh = student({ phone_number: null, roll_number: null, gender: null, year: null, branch: null, interests: [] })
@@ -125,7 +126,7 @@ describe('getting started', () => {
 
     await clickButton(root, 'Back')
     await waitFor(() => getByText(root, 'Personal Details', 'h1'))
-    expect($<HTMLInputElement>(root, '#gs-phone_number').value).toBe('98765 43210') // kept
+    expect($<HTMLInputElement>(root, '#gs-phone_number').value).toBe('9876543210') // kept (digits only: the space was taken out as it was typed)
   })
 
   it('interest step: toggle chips (aria-pressed), Interests are required, Back to Educational Details', async () => {
@@ -215,6 +216,64 @@ describe('getting started', () => {
     expect(document.body.textContent).toContain('Branch is not offered for that graduation year')
     await new Promise((r) => setTimeout(r, 700))
     expect(document.body.textContent).not.toContain('Branch is not offered for that graduation year')
+  })
+
+  it.each([
+    ['mobile number', 'phone_number', MESSAGES.phoneTaken, '9876543210', '9876501234'],
+    ['Student ID', 'roll_number', MESSAGES.rollTaken, '16010122001', '16010122002'],
+  ])('a %s another student holds (409): toast, back to Personal Details with the message under the field until it changes (issue 14)', async (_what, field, message, taken, other) => {
+    const api = server((body) =>
+      body[field] === taken ? [409, { error: true, message }] : [200, { error: false, message: 'Profile updated', user: { ...fresh, ...body } }],
+    )
+    const root = await openWizard()
+    await fillPersonal(root)
+    await fillEducational(root)
+    await click(getByText(root, 'AI/ML', 'button'))
+    await clickButton(root, 'Continue')
+    await waitFor(() => getByText(document.body, message, '[role="alert"] *'))
+    await waitFor(() => getByText(root, 'Personal Details', 'h1'))
+    expect(errorOf(root, field)).toBe(message)
+    expect($(root, `#gs-${field}`).getAttribute('aria-invalid')).toBe('true')
+    // Continuing with the same value is not allowed; another value clears the message and goes through.
+    await clickButton(root, 'Continue')
+    expect(getByText(root, 'Personal Details', 'h1')).toBeTruthy()
+    await typeInto($(root, `#gs-${field}`), other)
+    await waitFor(() => expect(errorOf(root, field)).toBeNull())
+    await clickButton(root, 'Continue')
+    await waitFor(() => getByText(root, 'Educational Details', 'h1'))
+    await clickButton(root, 'Continue')
+    await waitFor(() => getByText(root, 'Career Interest', 'h1'))
+    await clickButton(root, 'Continue')
+    await waitFor(() => getByText(root, 'All Done', 'h1'))
+    expect(api.calls('/user/p/update').map((c) => c.body[field])).toEqual([taken, other])
+  })
+
+  it('the mobile number field takes digits only, 10 at most (inputmode numeric), and reads a pasted +91 number whole (issue 14)', async () => {
+    server()
+    const root = await openWizard()
+    const phone = $<HTMLInputElement>(root, '#gs-phone_number')
+    expect(phone.getAttribute('inputmode')).toBe('numeric')
+    expect(phone.getAttribute('maxlength')).toBe('10')
+    await typeInto(phone, '98a7-6 5x')
+    expect(phone.value).toBe('98765')
+    await typeInto(phone, '987654321012')
+    expect(phone.value).toBe('9876543210')
+    const paste = new Event('paste', { bubbles: true, cancelable: true }) as ClipboardEvent
+    Object.defineProperty(paste, 'clipboardData', { value: { getData: () => '+91 91234 56780' } })
+    phone.dispatchEvent(paste)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(paste.defaultPrevented).toBe(true)
+    expect(phone.value).toBe('9123456780')
+    await blur(phone)
+    expect(errorOf(root, 'phone_number')).toBeNull()
+  })
+
+  it('offers Logout, naming the account signed in, for someone signed in with the wrong one (issue 14)', async () => {
+    server()
+    const root = await openWizard()
+    const logout = getByText(root, 'Logout', 'a') as HTMLAnchorElement
+    expect(logout.getAttribute('href')).toBe('/logout')
+    expect(logout.parentElement!.textContent).toBe(`Signed in as ${fresh.email}. Not you? Logout`)
   })
 
   it("'User ID not found.' when there is no user id, and nothing is sent", async () => {

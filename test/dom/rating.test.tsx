@@ -1,17 +1,20 @@
 // The rating popup on its own: labelled stars in one radio group, Submit disabled until a star is chosen,
-// closing on a backdrop click and on Escape (not on a click inside), staying open when the submit fails.
+// closing on a backdrop click and on Escape (not on a click inside), staying open when the submit fails; the
+// student's earlier rating chosen when it reopens, and no stars for a student whose rating would be refused.
 import { render } from 'preact'
 import { act } from 'preact/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RatingPopup } from '../../src/components/rating-popup/index.tsx'
+import { FEEDBACK_PARTICIPANTS_ONLY, type Feedback } from '../../src/lib/feedback.ts'
 import { settle } from './session-fakes.ts'
 
 let container: HTMLElement
-function show(onSubmit = vi.fn(async (_: number) => {}), onClose = vi.fn()) {
+const FIRST_TIME: Feedback = { canRate: true, rating: null }
+function show(onSubmit = vi.fn(async (_: number) => {}), onClose = vi.fn(), feedback: Feedback = FIRST_TIME) {
   container = document.createElement('div')
   document.body.append(container)
   // act() runs the popup's effects (focus, Escape listener) before the test looks.
-  act(() => render(<RatingPopup onSubmit={onSubmit} onClose={onClose} />, container))
+  act(() => render(<RatingPopup feedback={feedback} onSubmit={onSubmit} onClose={onClose} />, container))
   const dialog = container.querySelector<HTMLElement>('[role=dialog]')!
   const submit = [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Submit')!
   return { dialog, submit, onSubmit, onClose, backdrop: dialog.parentElement! }
@@ -65,6 +68,34 @@ describe('rating popup', () => {
     expect(onClose).not.toHaveBeenCalled()
     backdrop.click()
     expect(onClose).toHaveBeenCalledTimes(1)
+  })
+
+  it('reopened after rating 4: the 4th star is chosen and focused, the note says so, Submit is ready for a change', async () => {
+    const { dialog, submit, onSubmit } = show(undefined, undefined, { canRate: true, rating: 4 })
+    const four = dialog.querySelector<HTMLInputElement>('input[aria-label="4 stars"]')!
+    expect(four.checked).toBe(true)
+    expect(document.activeElement).toBe(four)
+    expect(dialog.querySelectorAll('label[class]')).toHaveLength(4) // four stars lit
+    expect(dialog.textContent).toContain('You rated it 4 stars. Choose again to change it.')
+    expect(submit.disabled).toBe(false)
+    dialog.querySelector<HTMLInputElement>('input[aria-label="2 stars"]')!.click()
+    await settle()
+    submit.click()
+    await settle()
+    expect(onSubmit).toHaveBeenCalledWith(2)
+  })
+
+  it('for a student whose rating would be refused: who can rate, no stars, no Submit; Close closes and has focus', async () => {
+    const { dialog, onSubmit, onClose } = show(undefined, undefined, { canRate: false, reason: FEEDBACK_PARTICIPANTS_ONLY })
+    expect(dialog.querySelector('input')).toBeNull()
+    expect(dialog.textContent).toContain(FEEDBACK_PARTICIPANTS_ONLY)
+    expect(document.getElementById(dialog.getAttribute('aria-describedby')!)!.textContent).toBe(FEEDBACK_PARTICIPANTS_ONLY)
+    const buttons = [...dialog.querySelectorAll('button')]
+    expect(buttons.map((b) => b.textContent)).toEqual(['Close'])
+    expect(document.activeElement).toBe(buttons[0])
+    buttons[0].click()
+    expect(onClose).toHaveBeenCalledTimes(1)
+    expect(onSubmit).not.toHaveBeenCalled()
   })
 
   it('closes on Escape', async () => {

@@ -23,6 +23,7 @@ import {
   teamEvent,
   type FakeTeamApi,
 } from './team-fakes.tsx'
+import { TEAM_CHANGES_CLOSED, TEAMS_CLOSED } from '../../src/pages/team-event.tsx'
 
 async function openDetails(api: FakeTeamApi, viewer: number) {
   session.setUser(student({ id: viewer }))
@@ -210,6 +211,42 @@ describe('copy the invite code', () => {
     const copy = button(root, 'Copy invite code')
     await click(copy)
     await waitFor(() => expect(copy.parentElement!.querySelector('[role="status"]')?.textContent).toBe(COPY_FAILED))
+  })
+})
+
+describe('after registration closes (issue 14: actions that can only fail)', () => {
+  it.each(['REGISTRATION_CLOSED', 'TICKET_OPEN', 'COMPLETED'] as const)(
+    'in %s the leader sees the team read-only: members, a line that changes are closed, no code to share, no remove, no Delete Team',
+    async (state) => {
+      const api = fakeTeamApi(teamEvent({ state, Participant: inTeam() }))
+      const root = await openDetails(api, LEADER.id)
+      expect(rows(root)).toEqual(['Asha Rao (Leader)', 'Ravi Kumar', 'Meera Shah'])
+      expect(root.textContent).toContain(TEAM_CHANGES_CLOSED)
+      expect(root.querySelector('code')).toBeNull()
+      expect(root.textContent).not.toContain('aB3dE')
+      expect(buttonNames(root)).toEqual([])
+    },
+  )
+
+  it('a member sees no remove button on their own row either', async () => {
+    const api = fakeTeamApi(teamEvent({ state: 'REGISTRATION_CLOSED', Participant: inTeam() }))
+    const root = await openDetails(api, MEMBER.id)
+    expect(root.textContent).toContain(TEAM_CHANGES_CLOSED)
+    expect(buttonNames(root)).toEqual([])
+  })
+
+  it('while registration is open the line is not shown', async () => {
+    const api = fakeTeamApi(teamEvent({ Participant: inTeam() }))
+    const root = await openDetails(api, LEADER.id)
+    expect(root.textContent).not.toContain(TEAM_CHANGES_CLOSED)
+  })
+
+  it('a student with no team still goes to team-register (SPEC §4), which says teams are closed', async () => {
+    const api = fakeTeamApi(teamEvent({ state: 'REGISTRATION_CLOSED' }))
+    session.setUser(student({ id: LEADER.id }))
+    const root = openAt(`/team-details/${EVENT_ID}`, api)
+    await pathIs(`/team-register/${EVENT_ID}`)
+    await waitFor(() => getByText(root, TEAMS_CLOSED, 'p'))
   })
 })
 

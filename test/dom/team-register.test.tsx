@@ -19,6 +19,7 @@ import {
   teamEvent,
   type FakeTeamApi,
 } from './team-fakes.tsx'
+import { TEAMS_CLOSED } from '../../src/pages/team-event.tsx'
 
 const errorOf = (root: ParentNode, field: 'name' | 'code') => root.querySelector(`#team-${field}-error`)?.textContent ?? null
 
@@ -184,6 +185,30 @@ describe('team register calls', () => {
     await pathIs(`/team-details/${EVENT_ID}`)
     await waitFor(() => getByText(root, 'Lost Answer', 'h1'))
     expect(root.textContent).not.toContain('No connection to the server')
+  })
+})
+
+describe('after registration closes (issue 14: actions that can only fail)', () => {
+  it.each(['UPCOMING', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'ONGOING'] as const)('in %s says teams are closed instead of offering the forms', async (state) => {
+    const api = fakeTeamApi(teamEvent({ state }))
+    const root = openAt(`/team-register/${EVENT_ID}`, api)
+    await waitFor(() => getByText(root, TEAMS_CLOSED, 'p'))
+    expect(getByText(root, 'Team Registration', 'h1')).toBeTruthy()
+    expect((getByText(root, 'Hack the Campus', 'a') as HTMLAnchorElement).getAttribute('href')).toBe(`/event-details/${EVENT_ID}`)
+    expect(root.querySelector('form, input, button')).toBeNull()
+  })
+
+  it('a student in a team still goes to team-details (SPEC §4), shown read-only there', async () => {
+    const api = fakeTeamApi(teamEvent({ state: 'REGISTRATION_CLOSED', Participant: inTeam() }))
+    const root = openAt(`/team-register/${EVENT_ID}`, api)
+    await pathIs(`/team-details/${EVENT_ID}`)
+    await waitFor(() => getByText(root, 'Byte Club', 'h1'))
+  })
+
+  it('an individual event still goes to event details (SPEC §4)', async () => {
+    const api = fakeTeamApi(teamEvent({ state: 'REGISTRATION_CLOSED', ma_ppt: 1 }))
+    openAt(`/team-register/${EVENT_ID}`, api)
+    await pathIs(`/event-details/${EVENT_ID}`)
   })
 })
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { hashRefreshToken } from '../../server/db/sessions.ts'
+import { inlineStyleHashes } from '../../server/plugins/security-headers.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
@@ -43,7 +44,7 @@ describe('development sign-in', () => {
   })
   afterAll(() => t.close())
 
-  it('GET /auth/google shows a labelled form without Google settings, with no script', async () => {
+  it('GET /auth/google shows a labelled form without Google settings, with no script and only its own hashed style', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/google' })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^text\/html/)
@@ -56,8 +57,15 @@ describe('development sign-in', () => {
     expect(html).toContain('<label for="dev-email">E-mail</label>')
     expect(html).toContain('<input id="dev-email" name="email" type="email"')
     expect(html).toContain('<button type="submit">Sign in</button>')
-    expect(html).not.toMatch(/<script|style=|<style/i)
-    expect(res.headers['content-security-policy']).toContain("default-src 'none'")
+    expect(html).not.toMatch(/<script|style=/i)
+    // Issue 14: styled like the app, light and dark, by one <style> the policy allows by its hash and nothing else.
+    const styles = inlineStyleHashes(html)
+    expect(styles).toHaveLength(1)
+    expect(html).toContain('@media (prefers-color-scheme: dark)')
+    const policy = String(res.headers['content-security-policy'])
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain(`style-src ${styles[0]};`)
+    expect(policy).not.toMatch(/unsafe-inline|script-src/)
   })
 
   it('POST /auth/dev creates the user (issuer dev, subject = lower-cased e-mail) and redirects with tokens in the fragment', async () => {

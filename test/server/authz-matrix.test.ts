@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MESSAGES as FORM } from '../../contract/messages.ts'
 import type { Team } from '../../contract/types.ts'
 import { startSession } from '../../server/db/sessions.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
@@ -64,7 +65,10 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     ) as Record<Exclude<Role, 'signedOut'>, { refreshToken: string }>
     const auth = (role: Role) => (role === 'signedOut' ? {} : users[role].auth)
     const idOf = (role: Role) => (role === 'signedOut' ? 0 : users[role].id)
-    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf }
+    // The mobile number and student ID another signed-in student holds (unique among students, migration 0003).
+    const stored = await t.database.db.select({ id: schema.users.id, phone: schema.users.phoneNumber, roll: schema.users.rollNumber }).from(schema.users)
+    const heldByAnother = (role: Role) => stored.find((u) => u.id === (role === 'student' ? leader.id : student.id))!
+    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother }
   }
   type World = Awaited<ReturnType<typeof world>>
 
@@ -95,12 +99,23 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     },
     'POST /user/p/update (own profile)': {
       url: () => '/api/v1/user/p/update',
-      body: () => ({ ...PROFILE, role: 'admin', email: 'takeover@example.edu' }),
+      // A phone and roll number of the caller's own: they are unique among students (migration 0003).
+      body: (w, role) => ({ ...PROFILE, phone_number: String(9_100_000_000 + w.idOf(role)), roll_number: `R-${w.idOf(role)}`, role: 'admin', email: 'takeover@example.edu' }),
       expect: bearerOnly({ writes: ['users'] }),
       check: (w, role, body) => {
         expect(body.user.id).toBe(w.idOf(role))
         expect(body.user.email).not.toBe('takeover@example.edu')
       },
+    },
+    'POST /user/p/update (a mobile number another student holds)': {
+      url: () => '/api/v1/user/p/update',
+      body: (w, role) => ({ ...PROFILE, phone_number: w.heldByAnother(role).phone, roll_number: `R-${w.idOf(role)}` }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 409, message: FORM.phoneTaken }),
+    },
+    'POST /user/p/update (a student ID another student holds, in lower case)': {
+      url: () => '/api/v1/user/p/update',
+      body: (w, role) => ({ ...PROFILE, phone_number: String(9_100_000_000 + w.idOf(role)), roll_number: w.heldByAnother(role).roll!.toLowerCase() }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 409, message: FORM.rollTaken }),
     },
     "POST /user/p/update (another student's id)": {
       url: () => '/api/v1/user/p/update',

@@ -137,7 +137,7 @@ describe('importCatalogue', () => {
     ['EXTERNAL without a link', { councils: [council('csi')], events: [event('e', { registration_type: 'EXTERNAL' })] }, 'events[0] "e".external_registration_link: is required when registration_type is EXTERNAL'],
     ['an activity without a link', { councils: [council('csi')], events: [event('e', { start_in_event_activity: true })] }, 'events[0] "e".in_event_activity: is required when start_in_event_activity is true'],
     ['a missing organizer', { councils: [council('csi')], events: [{ slug: 'e', name: 'E', dates: ['2026-11-25T10:00:00Z'] }] }, 'events[0] "e".organizer: is required'],
-    ['an unknown organizer', { councils: [council('csi')], events: [event('e', { organizer: 'nope' })] }, 'events[0] "e".organizer: no council with slug "nope" in the file or the database'],
+    ['an unknown organizer', { councils: [council('csi')], events: [event('e', { organizer: 'nope' })] }, 'events[0] "e".organizer: no council with slug "nope" in the file or the database (valid council slugs: csi)'],
     ['an unknown parent', { councils: [council('csi')], events: [event('e', { parent: 'nope' })] }, 'events[0] "e".parent: no event with slug "nope" in the file or the database'],
     ['its own parent', { councils: [council('csi')], events: [event('e', { parent: 'e' })] }, 'events[0] "e".parent: an event cannot be its own parent'],
     [
@@ -165,7 +165,7 @@ describe('importCatalogue', () => {
       'councils[1] "bad".email: must be an e-mail address',
       'events[1] "e1".fee: must be a whole number of rupees, 0 or more',
       'events[2] "e2".ma_ppt: must be a whole number, 1 or more (1 means an individual event)',
-      'events[1] "e1".organizer: no council with slug "ghost" in the file or the database',
+      'events[1] "e1".organizer: no council with slug "ghost" in the file or the database (valid council slugs: bad, csi)',
       'events[2] "e2".parent: no event with slug "nowhere" in the file or the database',
     ])
   })
@@ -271,6 +271,15 @@ describe('demo data', () => {
       expect(rows.some((e) => e.state === 'ONGOING' && e.startInEventActivity && e.inEventActivity)).toBe(true)
       expect(rows.some((e) => e.fee === 0) && rows.some((e) => e.fee > 0)).toBe(true)
       expect(rows.some((e) => e.tags.includes('Tech'))).toBe(true)
+    })
+
+    it('every ticket counted is a ticket held (tickets_sold is kept by the database, migration 0004)', async () => {
+      const held = await database.db.execute(
+        sql`SELECT e.slug, e.tickets_sold, (SELECT count(*) FROM participants p WHERE p.event_id = e.id AND p.ticket_collected)::int AS held FROM events e WHERE e.tickets_sold > 0 ORDER BY e.slug`,
+      )
+      const rows = ((held as { rows?: unknown[] }).rows ?? held) as { slug: string; tickets_sold: number; held: number }[]
+      expect(rows.length).toBeGreaterThanOrEqual(2)
+      for (const r of rows) expect(r.held, r.slug).toBe(r.tickets_sold)
     })
 
     it('uses only local images that exist, are small and have width and height', async () => {

@@ -346,6 +346,22 @@ describe('event calls', () => {
       expect(await ratingOf(gina.id, ids.done)).toBe(2)
     })
 
+    it("gives the caller's own rating in the detail's Participant (null before rating), never another student's", async () => {
+      const [hari, ila] = [await t.student(), await t.student()]
+      await t.database.db.insert(participants).values([
+        { eventId: ids.done, userId: hari.id },
+        { eventId: ids.done, userId: ila.id },
+      ])
+      const ratingShown = async (auth: Auth) => (await call(`/p/get/${ids.done}`, auth)).json().event.Participant.rating
+      expect(await ratingShown(hari.auth)).toBeNull()
+      expect((await call('/p/rate', ila.auth, { event_id: ids.done, rating: 5 })).statusCode).toBe(200)
+      expect(await ratingShown(ila.auth)).toBe(5)
+      expect(await ratingShown(hari.auth)).toBeNull()
+      expect((await call('/p/rate', hari.auth, { event_id: ids.done, rating: 1 })).statusCode).toBe(200)
+      expect(await ratingShown(hari.auth)).toBe(1)
+      expect(await ratingShown(ila.auth)).toBe(5)
+    })
+
     it.each([0, 6, 3.5, -1, '4.0', 'five', null, undefined, [3], { v: 3 }, true])('refuses the rating %j with 400', async (rating) => {
       const res = await call('/p/rate', gina.auth, { event_id: ids.done, rating })
       expect(res.statusCode).toBe(400)

@@ -82,7 +82,8 @@ export async function testApp(
           subject: `student-${n}-${randomBytes(4).toString('hex')}`,
           email: `student${n}@example.edu`,
           name: `Student ${n}`,
-          phoneNumber: '9876543210',
+          // Unique among students (migration 0003): 9000000001, 9000000002, ...
+          phoneNumber: String(9_000_000_000 + n),
           rollNumber: `R${n}`,
           college: 'KJSCE',
           ...overrides,

@@ -12,9 +12,11 @@ import { testApp, type TestApp } from './helpers.ts'
 const JSON_HEADERS = { 'content-type': 'application/json' }
 const INVALID = { error: true, message: 'Invalid Token' }
 
+let profiles = 0
+/** A valid body; each one with a phone and roll number no other student holds (they are unique, migration 0003). */
 const valid = () => ({
-  phone_number: '9123456780',
-  roll_number: '  16010122001 ',
+  phone_number: String(9_123_456_700 + ++profiles),
+  roll_number: `  1601012${2000 + profiles} `,
   gender: 'FEMALE',
   year: 2027,
   branch: 'Artificial_Intelligence_And_Data_Science',
@@ -132,15 +134,16 @@ describe('user calls', () => {
   describe('POST /user/p/update', () => {
     it('writes the onboarding fields and answers Profile updated with the user', async () => {
       const s = await t.student({ phoneNumber: null, rollNumber: null, college: null })
-      const res = await post('/p/update', s.auth, { ...valid(), id: s.id })
+      const sent = valid()
+      const res = await post('/p/update', s.auth, { ...sent, id: s.id })
       expect(res.statusCode).toBe(200)
       const body = res.json()
       expect(body.error).toBe(false)
       expect(body.message).toBe('Profile updated')
       expect(body.user).toMatchObject({
         id: s.id,
-        phone_number: '9123456780',
-        roll_number: '16010122001', // trimmed
+        phone_number: sent.phone_number,
+        roll_number: sent.roll_number.trim(),
         gender: 'FEMALE',
         year: 2027,
         branch: 'Artificial_Intelligence_And_Data_Science',

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventSummary } from '../../contract/types.ts'
 import {
+  isDayKey,
   addMonths,
   dotsFor,
   eventsByDay,
@@ -172,4 +173,18 @@ describe('scheduleFor', () => {
 test('empty schedule text names the day', () => {
   expect(noEventsText('2026-11-21')).toBe('No events on Sat, 21 Nov 2026')
   expect(noEventsText('2028-02-29')).toBe('No events on Tue, 29 Feb 2028')
+})
+
+// The calendar's selected day comes from the address (issue 14), so anything may arrive there.
+test.each([
+  ['2026-11-21', true],
+  ['2028-02-29', true],
+  ['2026-02-29', false],
+  ['2026-13-01', false],
+  ['2026-1-5', false],
+  ['tomorrow', false],
+  [undefined, false],
+  [['2026-11-21'], false],
+])('isDayKey(%j) is %s', (value, expected) => {
+  expect(isDayKey(value)).toBe(expected)
 })

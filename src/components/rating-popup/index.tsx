@@ -1,11 +1,15 @@
 // The feedback popup of Event details (SPEC §2): five stars as a radio group (arrow keys move between them),
-// Submit enabled once a star is chosen, closed by a backdrop click, Escape or Cancel.
+// Submit enabled once a star is chosen, closed by a backdrop click, Escape or Cancel. What it offers is the
+// decision of lib/feedback: the stars with the student's earlier rating chosen, or, for a student whose rating
+// would be refused, who can rate and a Close button.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { RATING_MAX } from '../../../contract/constants.ts'
+import type { Feedback } from '../../lib/feedback.ts'
 import { Spinner } from '../spinner/index.tsx'
 import s from './style.module.css'
 
 export interface RatingPopupProps {
+  feedback: Feedback
   /** Sends the rating; the popup closes itself when this resolves and stays open (Submit again) when it rejects. */
   onSubmit: (rating: number) => Promise<unknown>
   onClose: () => void
@@ -14,15 +18,18 @@ export interface RatingPopupProps {
 const STARS = Array.from({ length: RATING_MAX }, (_, i) => i + 1)
 export const starLabel = (n: number) => (n === 1 ? '1 star' : `${n} stars`)
 
-export function RatingPopup({ onSubmit, onClose }: RatingPopupProps) {
-  const [rating, setRating] = useState(0)
+export function RatingPopup({ feedback, onSubmit, onClose }: RatingPopupProps) {
+  const earlier = feedback.canRate ? feedback.rating : null
+  const [rating, setRating] = useState(earlier ?? 0)
   const [sending, setSending] = useState(false)
   const dialog = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
-    // Focus moves into the popup, and back to where it was when it closes.
+    // Focus moves into the popup (the chosen star, the first, or Close), and back to where it was when it closes.
+    // The star's ring follows :focus-visible (style.module.css): shown after a key press, not after a tap.
     const before = document.activeElement as HTMLElement | null
-    dialog.current?.querySelector<HTMLElement>('input')?.focus()
+    const into = dialog.current?.querySelector<HTMLElement>('input:checked') ?? dialog.current?.querySelector<HTMLElement>('input, button')
+    into?.focus()
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose()
     }
@@ -47,38 +54,57 @@ export function RatingPopup({ onSubmit, onClose }: RatingPopupProps) {
 
   return (
     <div class={s.backdrop} onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={dialog} class={s.dialog} role="dialog" aria-modal="true" aria-labelledby="rating-title">
-        <form onSubmit={submit}>
-          <h2 id="rating-title" class={s.title}>
-            How was the event?
-          </h2>
-          <fieldset class={s.stars}>
-            <legend class="visually-hidden">Your rating</legend>
-            {STARS.map((n) => (
-              <label key={n} class={n <= rating ? s.on : undefined}>
-                <input
-                  type="radio"
-                  name="rating"
-                  value={n}
-                  class="visually-hidden"
-                  aria-label={starLabel(n)}
-                  checked={rating === n}
-                  onChange={() => setRating(n)}
-                />
-                <span aria-hidden="true">★</span>
-              </label>
-            ))}
-          </fieldset>
-          <div class={s.actions}>
-            <button type="button" class="button button-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" class="button" disabled={!rating || sending}>
-              {sending && <Spinner size="sm" label="Sending" />}
-              Submit
-            </button>
-          </div>
-        </form>
+      <div ref={dialog} class={s.dialog} role="dialog" aria-modal="true" aria-labelledby="rating-title" aria-describedby="rating-note">
+        {feedback.canRate ? (
+          <form onSubmit={submit}>
+            <h2 id="rating-title" class={s.title}>
+              How was the event?
+            </h2>
+            <p id="rating-note" class={s.note}>
+              {earlier ? `You rated it ${starLabel(earlier)}. Choose again to change it.` : 'Choose from 1 to 5 stars.'}
+            </p>
+            <fieldset class={s.stars}>
+              <legend class="visually-hidden">Your rating</legend>
+              {STARS.map((n) => (
+                <label key={n} class={n <= rating ? s.on : undefined}>
+                  <input
+                    type="radio"
+                    name="rating"
+                    value={n}
+                    class="visually-hidden"
+                    aria-label={starLabel(n)}
+                    checked={rating === n}
+                    onChange={() => setRating(n)}
+                  />
+                  <span aria-hidden="true">★</span>
+                </label>
+              ))}
+            </fieldset>
+            <div class={s.actions}>
+              <button type="button" class="button button-secondary" onClick={onClose}>
+                Cancel
+              </button>
+              <button type="submit" class="button" disabled={!rating || sending}>
+                {sending && <Spinner size="sm" label="Sending" />}
+                Submit
+              </button>
+            </div>
+          </form>
+        ) : (
+          <>
+            <h2 id="rating-title" class={s.title}>
+              Give Feedback
+            </h2>
+            <p id="rating-note" class={s.note}>
+              {feedback.reason}
+            </p>
+            <div class={s.actions}>
+              <button type="button" class="button" onClick={onClose}>
+                Close
+              </button>
+            </div>
+          </>
+        )}
       </div>
     </div>
   )

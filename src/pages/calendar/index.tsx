@@ -1,16 +1,21 @@
 // Calendar (SPEC §2): the month grid with previous/next/Today, every event of the events store, and the
 // schedule of the selected day (today in IST by default).
+// The selected day is kept in the address (/calendar?day=2026-11-21, replaced as the student picks days), so Back
+// from an event of the schedule returns to the day they were looking at; the Calendar tab opens on today.
 import { useMemo, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
 import { MonthCalendar } from '../../components/month-calendar/index.tsx'
-import { addMonths, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
+import { addMonths, isDayKey, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
 import { formatDayKey, todayKeyIST } from '../../lib/dates.ts'
 import { events } from '../../stores/events.ts'
 import s from './style.module.css'
 
 export default function CalendarPage() {
+  const { query, route } = useLocation()
   const todayKey = todayKeyIST()
-  const [month, setMonth] = useState(() => monthOfKey(todayKey))
-  const [selected, setSelected] = useState(todayKey)
+  const selected = isDayKey(query.day) ? query.day : todayKey
+  const [month, setMonth] = useState(() => monthOfKey(selected))
+  const setSelected = (key: string) => route(`/calendar?day=${key}`, true)
   const all = events.all.value
   const schedule = useMemo(() => scheduleFor(all, selected), [all, selected])
 

@@ -1,11 +1,13 @@
-// Child events (SPEC §2): the parent's name and its children as cards. The parent comes from the events list,
-// or from POST /event/p/get/{id} when the list does not hold it; unknown there too → back to Home.
+// Child events (SPEC §2): the parent's name and its children as cards, each labelled with its state. The parent
+// comes from the events list, or from POST /event/p/get/{id} when the list does not hold it; unknown there too →
+// back to Home.
 import { useEffect } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
+import { stateLabel } from '../../lib/state-label.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { events } from '../../stores/events.ts'
 
@@ -49,7 +51,7 @@ export default function ChildEvents() {
         <Section title="Events" layout="column">
           {children.map((child, i) => (
             <li key={child.id}>
-              <EventCard event={child} href={eventHref(child)} eager={i < 2} />
+              <EventCard event={child} href={eventHref(child)} label={stateLabel(child.state)} eager={i < 2} />
             </li>
           ))}
         </Section>

@@ -10,10 +10,12 @@ import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../lib/action-button.ts'
 import { calendarLink } from '../../lib/calendar-link.ts'
+import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
+import { ChildList } from './children.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
@@ -218,9 +220,11 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
+      <ChildList parent={event} />
       <div class={s.bar}>{bottom}</div>
       {rating && (
         <RatingPopup
+          feedback={feedbackFor(event)}
           onClose={() => setRating(false)}
           onSubmit={(n) =>
             eventDetail.rate(n).then(

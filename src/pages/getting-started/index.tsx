@@ -3,9 +3,10 @@
 // message once touched (changed or left); Continue touches every control of the step.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { COLLEGE, DEGREE, type Gender } from '../../../contract/constants.ts'
+import { COLLEGE, DEGREE, PHONE_DIGITS, type Gender } from '../../../contract/constants.ts'
 import { BRANCHES_BY_YEAR, GRADUATION_YEARS, INTEREST_OPTIONS, branchToWire } from '../../../contract/profile-options.ts'
-import { educationalErrors, interestErrors, personalErrors } from './rules.ts'
+import { MESSAGES } from '../../../contract/messages.ts'
+import { educationalErrors, interestErrors, personalErrors, phoneDigits } from './rules.ts'
 import { api } from '../../api/calls.ts'
 import { session } from '../../stores/session.ts'
 import { showToast } from '../../components/toast/index.tsx'
@@ -34,23 +35,31 @@ interface Form {
 }
 type Field = keyof Form
 
+/** A value the server refused because another student holds it (409), and its message. */
+interface Taken {
+  field: 'phone_number' | 'roll_number'
+  value: string
+  message: string
+}
+const TAKEN_FIELD: Record<string, Taken['field']> = { [MESSAGES.phoneTaken]: 'phone_number', [MESSAGES.rollTaken]: 'roll_number' }
+
 const STEP_FIELDS: Record<(typeof FORM_STEPS)[number], Field[]> = {
   personal: ['phone_number', 'roll_number', 'gender'],
   educational: ['year', 'branch'],
   interest: ['interests'],
 }
 
-// Phones add spaces ("98765 43210"); the rule is about the digits.
-const digits = (phone: string) => phone.replace(/[\s-]/g, '')
-
 /** The messages of one step for the current values (empty selects count as missing). */
-function stepErrors(step: Step, form: Form): Partial<Record<Field, string>> {
+function stepErrors(step: Step, form: Form, taken: Taken | null): Partial<Record<Field, string>> {
   if (step === 'personal') {
-    return personalErrors({
-      phone_number: digits(form.phone_number),
+    const errors: Partial<Record<Field, string>> = personalErrors({
+      phone_number: form.phone_number,
       roll_number: form.roll_number,
       gender: form.gender || undefined,
     })
+    // Still the value another student holds: the server's words stay under the field until it changes.
+    if (taken && !errors[taken.field] && form[taken.field].trim() === taken.value) errors[taken.field] = taken.message
+    return errors
   }
   if (step === 'educational') {
     return educationalErrors({ year: form.year ? Number(form.year) : undefined, branch: form.branch })
@@ -67,6 +76,7 @@ export default function GettingStarted() {
   const [form, setForm] = useState<Form>(EMPTY)
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set())
   const [saving, setSaving] = useState(false)
+  const [taken, setTaken] = useState<Taken | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   const firstRender = useRef(true)
 
@@ -95,12 +105,18 @@ export default function GettingStarted() {
     return <PageSpinner />
   }
 
-  const errors = stepErrors(step, form)
+  const errors = stepErrors(step, form, taken)
   const shown = (field: Field) => (touched.has(field) ? errors[field] : undefined)
   const touch = (...fields: Field[]) => setTouched((prev) => new Set([...prev, ...fields]))
   const set = <K extends Field>(field: K, value: Form[K]) => {
     setForm((prev) => ({ ...prev, [field]: value }))
     touch(field)
+  }
+  // Digits only: a refused character is taken out of the field itself (the state may not change, so no render).
+  const enterPhone = (input: HTMLInputElement, text: string) => {
+    const value = phoneDigits(text)
+    input.value = value
+    set('phone_number', value)
   }
 
   /** Touches the whole step; true when it has no message left. */
@@ -122,7 +138,7 @@ export default function GettingStarted() {
     setSaving(true)
     try {
       const answer = await api.updateProfile({
-        phone_number: digits(form.phone_number),
+        phone_number: form.phone_number,
         roll_number: form.roll_number.trim(),
         gender: form.gender as Gender,
         year: Number(form.year),
@@ -135,7 +151,15 @@ export default function GettingStarted() {
       setStep('done')
       if (answer.user) session.setUser(answer.user)
     } catch (err) {
-      showToast((err as Error).message, 'error')
+      const message = (err as Error).message
+      showToast(message, 'error')
+      // 409: another student holds this number or ID; back to the field to change, with the message under it.
+      const field = TAKEN_FIELD[message]
+      if (field) {
+        setTaken({ field, value: form[field].trim(), message })
+        touch(field)
+        setStep('personal')
+      }
     } finally {
       setSaving(false)
     }
@@ -198,9 +222,15 @@ export default function GettingStarted() {
                 {...control('phone_number')}
                 type="tel"
                 inputMode="numeric"
+                maxLength={PHONE_DIGITS}
                 autoComplete="tel-national"
                 value={form.phone_number}
-                onInput={(e) => set('phone_number', e.currentTarget.value)}
+                onInput={(e) => enterPhone(e.currentTarget, e.currentTarget.value)}
+                // A pasted '+91 98765 43210' is longer than the field allows: read it whole.
+                onPaste={(e) => {
+                  e.preventDefault()
+                  enterPhone(e.currentTarget, e.clipboardData?.getData('text') ?? '')
+                }}
               />
               {message('phone_number')}
             </div>
@@ -310,6 +340,15 @@ export default function GettingStarted() {
           </button>
         </div>
       </form>
+      {/* Signed in with the wrong account: the way out, since every other screen sends the student back here. */}
+      <p class={styles.account}>
+        {user && (
+          <>
+            Signed in as <strong>{user.email}</strong>. Not you?{' '}
+          </>
+        )}
+        <a href="/logout">Logout</a>
+      </p>
     </main>
   )
 }

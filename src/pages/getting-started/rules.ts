@@ -37,3 +37,10 @@ export function interestErrors(v: { interests: string[] }): Errors {
   if (!v.interests.every((i) => (INTEREST_OPTIONS as readonly string[]).includes(i))) return { interests: MESSAGES.interestsUnknown }
   return {}
 }
+
+/** What the mobile number field keeps of typed or pasted text: digits only, a +91 or 0 in front dropped, 10 at most. */
+export function phoneDigits(text: string): string {
+  const digits = text.replace(/\D/g, '')
+  const national = digits.length > PHONE_DIGITS && /^(91|0)/.test(digits) ? digits.slice(-PHONE_DIGITS) : digits
+  return national.slice(0, PHONE_DIGITS)
+}

@@ -12,7 +12,7 @@ import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import { teamActions, type TeamStore } from '../../stores/team.ts'
-import { EventNotFound, useTeamEvent } from '../team-event.tsx'
+import { EventNotFound, TEAM_CHANGES_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
 import styles from './style.module.css'
 
 export interface TeamDetailsProps {
@@ -60,8 +60,10 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
   const me = Number(session.user.value?.id)
   const leaderId = Number(team.leader_id)
   const isLeader = leaderId === me
+  // Once registration has closed the team is shown as it stands: every change would only be refused.
+  const open = teamChangesOpen(event)
   // SPEC §6: the leader removes anyone else, a member only themself, and nobody removes the leader.
-  const mayRemove = (userId: number) => Number(userId) !== leaderId && (isLeader || Number(userId) === me)
+  const mayRemove = (userId: number) => open && Number(userId) !== leaderId && (isLeader || Number(userId) === me)
   const pending = teams.pending.value
 
   const confirm = async () => {
@@ -96,16 +98,20 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
       </p>
       <h1 class={styles.title}>{team.name}</h1>
 
-      <section class={styles.card} aria-labelledby="invite-title">
-        <h2 id="invite-title" class={styles.label}>
-          Invite code
-        </h2>
-        <div class={styles.invite}>
-          <code class={styles.code}>{team.invite_code}</code>
-          <CopyButton text={team.invite_code} label="Copy invite code" />
-        </div>
-        <p class={styles.hint}>Share this code with your teammates so they can join.</p>
-      </section>
+      {open ? (
+        <section class={styles.card} aria-labelledby="invite-title">
+          <h2 id="invite-title" class={styles.label}>
+            Invite code
+          </h2>
+          <div class={styles.invite}>
+            <code class={styles.code}>{team.invite_code}</code>
+            <CopyButton text={team.invite_code} label="Copy invite code" />
+          </div>
+          <p class={styles.hint}>Share this code with your teammates so they can join.</p>
+        </section>
+      ) : (
+        <p class={styles.closed}>{TEAM_CHANGES_CLOSED}</p>
+      )}
 
       <section class={styles.card} aria-labelledby="members-title">
         <h2 id="members-title" class={styles.label} ref={membersHeading} tabIndex={-1}>
@@ -159,7 +165,7 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
         </ul>
       </section>
 
-      {isLeader && (
+      {isLeader && open && (
         <button
           type="button"
           class={`button button-secondary ${styles.delete}`}

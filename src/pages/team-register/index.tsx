@@ -8,7 +8,7 @@ import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { teamActions, type TeamStore } from '../../stores/team.ts'
-import { EventNotFound, useTeamEvent } from '../team-event.tsx'
+import { EventNotFound, TEAMS_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
 import { inviteCodeError, teamNameError } from './rules.ts'
 import styles from './style.module.css'
 
@@ -94,12 +94,27 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
       </p>
     )
 
-  return (
+  const heading = (
     <>
       <h1 class={styles.title}>Team Registration</h1>
       <p class={styles.event}>
         <a href={`/event-details/${id}`}>{event.name}</a> · teams of up to {event.ma_ppt}
       </p>
+    </>
+  )
+  // Forms that could only be refused are not offered once registration has closed.
+  if (!teamChangesOpen(event)) {
+    return (
+      <>
+        {heading}
+        <p class={styles.card}>{TEAMS_CLOSED}</p>
+      </>
+    )
+  }
+
+  return (
+    <>
+      {heading}
 
       <section class={styles.card} aria-labelledby="team-create-title">
         <h2 id="team-create-title">Create Team</h2>
