@@ -2,133 +2,23 @@
 // The server's routes take their validation and serialisation from here, the OpenAPI document is generated from
 // here, the tests walk this registry, and contract/types.ts derives the wire types the app uses from it (with
 // `import type`, so no zod reaches the phone through the types).
+//
+// Part 1 (the student app's calls) is declared below; Part 2's areas each declare theirs in a file of their own
+// (org.ts, door.ts, around.ts), built from define.ts and entities.ts, and CALLS joins them all.
 import * as z from 'zod/mini'
-import { COLLEGE, DEGREE, EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
+import { COLLEGE, DEGREE } from './constants.ts'
 import { MESSAGES } from './messages.ts'
 import { createTeamForm, joinTeamForm, onboardingFields, branchFitsYear } from './schemas.ts'
+import { ALWAYS, bearer, doc, fields, html, isFields, MAX_ID, message, missing, noFields, ok, positiveId, redirect, refusals, type CallSpec } from './define.ts'
+import { council, eventDetail, eventsByState, myEvent, team, user } from './entities.ts'
+import { ORG_CALLS } from './org.ts'
+import { DOOR_CALLS } from './door.ts'
+import { AROUND_CALLS } from './around.ts'
 
-/** Ids are PostgreSQL `integer` columns: a larger number can name nothing and must not reach the database. */
-export const MAX_ID = 2_147_483_647
+export * from './define.ts'
+export * from './entities.ts'
 
-const missing = (input: unknown) => input === undefined || input === null || input === ''
-
-/** Schema metadata for the OpenAPI document (zod copies these keys into the generated JSON Schema). */
-const doc = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T => {
-  z.globalRegistry.add(schema, meta)
-  return schema
-}
-
-// ---- Entities on the wire (API.md "Entities on the wire") ----
-
-const url = z.nullable(z.string())
-
-export const user = doc(
-  z.object({
-    id: z.int(),
-    name: z.string(),
-    email: z.string(),
-    photo_url: url,
-    college: z.nullable(z.string()),
-    phone_number: z.nullable(z.string()),
-    roll_number: z.nullable(z.string()),
-    gender: z.nullable(z.enum(['MALE', 'FEMALE'])),
-    year: z.nullable(z.int()),
-    branch: z.nullable(z.string()),
-    degree: z.nullable(z.string()),
-    interests: z.array(z.string()),
-  }),
-  { id: 'User', description: '`phone_number` and `roll_number` are null until onboarding.' },
-)
-
-export const organizer = doc(z.object({ id: z.int(), name: z.string(), photo_url: url }), { id: 'Organizer' })
-
-export const teamMember = z.object({ user: z.object({ id: z.int(), name: z.string(), photo_url: url }) })
-
-export const team = doc(
-  z.object({ id: z.int(), name: z.string(), invite_code: z.string(), leader_id: z.int(), Participant: z.array(teamMember) }),
-  { id: 'Team', description: 'Members leader first, then by joining order.' },
-)
-
-const teamlet = z.object({ id: z.int(), name: z.string() })
-
-export const summaryParticipant = z.object({ ticket_collected: z.boolean(), team: z.nullable(teamlet) })
-
-export const detailParticipant = z.object({
-  id: z.int(),
-  ticket_collected: z.boolean(),
-  ticket_code: z.nullable(z.string()),
-  team: z.nullable(team),
-  // The caller's own rating (issue 14: the feedback popup shows it when reopened); never another student's. The
-  // server always sends it; optional because a copy the app kept offline from before it existed may lack it.
-  rating: doc(z.optional(z.nullable(z.int())), { description: 'The caller’s own rating of the event (1–5), null before they rate it. Always sent.' }),
-})
-
-const eventFields = {
-  id: z.int(),
-  name: z.string(),
-  description: z.string(),
-  event_page_image_url: url,
-  banner_url: url,
-  dates: z.array(z.string()),
-  venue: z.string(),
-  tags: z.array(z.string()),
-  organizer,
-  parent_id: z.nullable(z.int()),
-  children: z.array(z.object({ id: z.int() })),
-  state: z.enum(EVENT_STATES),
-  fee: z.int(),
-  ma_ppt: z.int(),
-  registration_type: z.enum(REGISTRATION_TYPES),
-  external_registration_link: url,
-  start_in_event_activity: z.boolean(),
-  in_event_activity: url,
-  is_ticket_feature_enabled: z.boolean(),
-  ticket_count: z.int(),
-  tickets_sold: z.int(),
-}
-
-export const eventSummary = doc(
-  z.object({ ...eventFields, Participant: z.union([z.literal(false), summaryParticipant]) }),
-  { id: 'EventSummary', description: 'An event in a list: no `long_description`; `Participant` is false or the caller’s participation.' },
-)
-
-export const eventDetail = doc(
-  z.object({ ...eventFields, long_description: z.string(), Participant: z.union([z.literal(false), detailParticipant]) }),
-  { id: 'EventDetail', description: '`ticket_code` is null until a ticket is collected.' },
-)
-
-export const eventsByState = z.partialRecord(z.enum(EVENT_STATES), z.array(eventSummary))
-
-export const myEvent = z.object({ id: z.int(), ticket_collected: z.boolean(), team: z.nullable(teamlet), event: eventSummary })
-
-export const council = doc(
-  z.object({ id: z.int(), name: z.string(), photo_url: url, phone_number: z.nullable(z.string()), email: z.nullable(z.string()) }),
-  { id: 'Council' },
-)
-
-export const apiError = doc(z.object({ error: z.literal(true), message: z.string() }), {
-  id: 'Error',
-  description: 'Every refusal: `message` is readable by a student (the app shows it in a toast).',
-})
-
-// ---- Request fields ----
-
-/**
- * A positive id: a whole number, or a numeric string (ids are compared as numbers, API.md). The messages name
- * the field the way every 400 of the API does.
- */
-export function positiveId(field: string) {
-  const error = (iss: { input?: unknown }) => (missing(iss.input) ? `${field} is a required field` : `${field} must be a positive whole number`)
-  return z.pipe(
-    z.union([z.int({ error }).check(z.gte(1, { error }), z.lte(MAX_ID, { error })), z.string({ error }).check(z.regex(/^\s*\d{1,15}\s*$/, { error }))], { error }),
-    z.transform((value, ctx) => {
-      const n = Number(value)
-      if (n >= 1 && n <= MAX_ID) return n
-      ctx.issues.push({ code: 'custom', input: value, message: error({ input: value }) })
-      return z.NEVER
-    }),
-  )
-}
+// ---- Request fields of Part 1 ----
 
 const RATING_INVALID = 'Rating must be a whole number from 1 to 5.'
 
@@ -146,19 +36,6 @@ const rating = z.pipe(
 
 /** A value the server checks itself and answers 401 for (never 400): the refresh token of a session. */
 const refreshToken = doc(z.optional(z.unknown()), { type: 'string', description: 'The refresh token from sign-in or the last refresh.' })
-
-const isFields = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/**
- * A JSON object body. API.md: the app sends the literal body `true`, and `{}` or an empty body must work too,
- * so anything that is not an object reads as no fields (and a call with fields then names the first missing one).
- */
-export function fields<S extends z.core.$ZodLooseShape>(shape: S) {
-  return z.pipe(z.transform((body: unknown) => (isFields(body) ? body : {})), z.object(shape))
-}
-
-/** The body of a call that takes no fields: `true`, `{}`, an empty body, anything. */
-export const noFields = fields({})
 
 /** The profile fields of /user/p/update; fields outside this list are dropped, never written. */
 export const profileUpdate = z
@@ -191,57 +68,9 @@ export const eventPathId = doc(
   { pattern: '^\\d{1,10}$', description: 'The event id; anything that names no event answers 404.' },
 )
 
-// ---- Answers ----
 
-const ok = <S extends z.core.$ZodLooseShape>(shape: S) => doc(z.object({ error: z.literal(false), ...shape }), { description: 'Done.' })
-const message = z.string()
-
-/** What each refusal means, for the document; the message always says it in a student's words. */
-const REFUSAL_MEANINGS: Record<number, string> = {
-  400: 'Invalid input: the message names the field, in the SPEC wording.',
-  401: 'A missing, malformed, expired or revoked token: `Invalid Token`.',
-  403: 'Not allowed: wrong state, not the leader, not a participant…',
-  404: 'Unknown id (or a call that does not exist here).',
-  409: 'Conflict: already registered, team full, sold out, already collected, duplicate team name, a mobile number or student ID another student holds.',
-  413: 'The body is over 16 KB.',
-  415: 'The body is not JSON.',
-  429: 'Rate limited: `Retry-After` says how many seconds to wait.',
-  503: 'Busy or restarting (with `Retry-After`), or a shared counter is briefly unavailable.',
-}
-
-type Refusal = { description: string; content: { 'application/json': { schema: typeof apiError } } }
-
-/** Refusals a call may answer, each with the error shape. */
-const refusals = (...statuses: number[]): Record<number, Refusal> =>
-  Object.fromEntries(statuses.map((s) => [s, { description: REFUSAL_MEANINGS[s], content: { 'application/json': { schema: apiError } } }]))
-
-// Every call can be refused for its body (400, 413, 415), its rate (429) and an overloaded or restarting server (503).
-const ALWAYS = [400, 413, 415, 429, 503]
-
-/** A 302 answer, described for the document: no body. */
-const redirect = (description: string) => doc(z.null(), { description })
-const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } })
-
-export type Auth = 'bearer' | 'public'
-
-export interface CallSpec {
-  method: 'GET' | 'POST'
-  /** Under /api/v1, as API.md writes it (the team calls end with a slash and answer without it too). */
-  path: string
-  auth: Auth
-  summary: string
-  tag: 'auth' | 'user' | 'events' | 'teams' | 'councils' | 'server'
-  params?: z.core.$ZodType
-  querystring?: z.core.$ZodType
-  body?: z.core.$ZodType
-  /** By status: a schema for JSON answers, or a description (with its content) for redirects and pages. */
-  answers: Record<number, z.core.$ZodType | { description: string; content: Record<string, { schema: z.core.$ZodType }> }>
-}
-
-/** Answers of a bearer call: the refusals common to every call, 401, and the call's own. */
-const bearer = (...statuses: number[]) => refusals(...ALWAYS, 401, ...statuses)
-
-export const CALLS = {
+/** The student app's calls (API.md Part 1). */
+export const STUDENT_CALLS = {
   health: {
     method: 'GET',
     path: '/health',
@@ -432,6 +261,10 @@ export const CALLS = {
     answers: { 200: ok({ councils: z.array(council) }), ...bearer() },
   },
 } as const satisfies Record<string, CallSpec>
+
+/** Every call of the API: Part 1 and Part 2's areas. */
+export const CALLS = { ...STUDENT_CALLS, ...ORG_CALLS, ...DOOR_CALLS, ...AROUND_CALLS } as const satisfies Record<string, CallSpec>
+
 
 export type CallName = keyof typeof CALLS
 export type Calls = typeof CALLS

@@ -11,6 +11,10 @@ export const EVENT_STATES = [
 ] as const
 export type EventState = (typeof EVENT_STATES)[number]
 
+/** The states an organiser sees: DRAFT comes first and exists only in the console (students never see it). */
+export const ALL_EVENT_STATES = ['DRAFT', ...EVENT_STATES] as const
+export type AnyEventState = (typeof ALL_EVENT_STATES)[number]
+
 export const REGISTRATION_TYPES = ['EXTERNAL', 'ONPLATFORM'] as const
 export type RegistrationType = (typeof REGISTRATION_TYPES)[number]
 

@@ -4,6 +4,10 @@ import type * as z from 'zod/mini'
 import type * as api from './api.ts'
 
 export type User = z.output<typeof api.user>
+export type Roles = z.output<typeof api.roles>
+export type Schedule = z.output<typeof api.schedule>
+export type Question = z.output<typeof api.question>
+export type WaitlistPlace = z.output<typeof api.waitlistPlace>
 export type Organizer = z.output<typeof api.organizer>
 export type TeamMember = z.output<typeof api.teamMember>
 export type Team = z.output<typeof api.team>

@@ -1,12 +1,15 @@
 // The operator commands of API.md ("Operator command line"), as functions of the database and the token
 // services so that tests run them directly; index.ts only wires them to the configured database.
 import { readFile } from 'node:fs/promises'
-import { EVENT_STATES, type EventState } from '../../contract/constants.ts'
+import { ALL_EVENT_STATES as EVENT_STATES, type AnyEventState as EventState } from '../../contract/constants.ts'
 import type { Db } from '../db/index.ts'
 import { CatalogueError, importCatalogue } from '../db/catalogue.ts'
 import { eventsRepository } from '../db/events.ts'
 import { sessionsRepository } from '../db/sessions.ts'
 import { usersRepository } from '../db/users.ts'
+import { rolesRepository } from '../db/roles.ts'
+import { recordAudit } from '../db/audit.ts'
+import { councilsRepository } from '../db/councils.ts'
 import type { AccessTokens } from '../auth/tokens.ts'
 
 export const USAGE = `Usage: npm run cli -- <command>
@@ -14,6 +17,10 @@ export const USAGE = `Usage: npm run cli -- <command>
                                  and what an update overwrites, in docs/import.md (example: docs/import-example.json)
   event:state <id> <STATE>       move an event to a state: ${EVENT_STATES.join(', ')}
   token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}
+  role:grant <email> admin                    make the user an admin (manages every council and grants roles)
+  role:grant <email> organizer <council_id>   make the user an organiser of a council
+  role:revoke <email> admin | organizer <council_id>   take the role back
+                                 (the user must have signed in once; every account with that e-mail is changed)
 Works on DATABASE_URL, or on the embedded database in DATA_DIR (default ./data): stop the server first
 in that case, as the embedded database must not be opened by two processes at once.`
 
@@ -35,6 +42,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<strin
       return JSON.stringify(await setEventState(ctx.db, args))
     case 'token':
       return JSON.stringify(await tokenFor(ctx, args))
+    case 'role:grant':
+    case 'role:revoke':
+      return JSON.stringify(await setRole(ctx.db, args, command === 'role:grant'))
     case undefined:
     case 'help':
     case '--help':
@@ -77,6 +87,7 @@ async function setEventState(db: Db, args: string[]) {
   if (!EVENT_STATES.includes(state)) throw new CliError(`Unknown state "${rawState}": use one of ${EVENT_STATES.join(', ')}.`)
   const row = await eventsRepository(db).setState(id, state)
   if (!row) throw new CliError(`No event with id ${id}.`)
+  await recordAudit(db, { actorId: null, actorKind: 'cli', action: 'event.state', eventId: row.id, after: { state: row.state } })
   return row
 }
 
@@ -97,4 +108,37 @@ async function tokenFor(ctx: CliContext, args: string[]) {
 
   const userId = await usersRepository(ctx.db).upsertOperatorAccount(email, name?.trim())
   return sessionsRepository({ db: ctx.db, tokens: ctx.tokens }).start(userId)
+}
+
+const ROLE_USAGE = 'Usage: npm run cli -- role:grant|role:revoke <email> admin | organizer <council_id>'
+
+/** role:grant / role:revoke (API.md Part 2 "Roles"): prints the e-mail, the accounts changed and their roles now. */
+async function setRole(db: Db, args: string[], granted: boolean) {
+  const [rawEmail, role, rawCouncil, ...extra] = args
+  if (!rawEmail || !role || extra.length > 0) throw new CliError(ROLE_USAGE)
+  const email = rawEmail.trim().toLowerCase()
+  if (!EMAIL.test(email)) throw new CliError(`"${rawEmail}" is not an e-mail address.`)
+  const roles = rolesRepository(db)
+  let ids: number[]
+  let councilId: number | null = null
+  if (role === 'admin') {
+    if (rawCouncil !== undefined) throw new CliError(ROLE_USAGE)
+    ids = await roles.setAdmin(email, granted)
+  } else if (role === 'organizer' || role === 'organiser') {
+    councilId = /^\d{1,9}$/.test(rawCouncil ?? '') ? Number(rawCouncil) : 0
+    if (councilId <= 0) throw new CliError(`The council id must be a positive whole number, not "${rawCouncil ?? ''}".\n${ROLE_USAGE}`)
+    const known = await councilsRepository(db).list()
+    if (!known.some((c) => c.id === councilId)) {
+      throw new CliError(`No council with id ${councilId} (councils: ${known.map((c) => `${c.id} ${c.name}`).join(', ') || 'none yet'}).`)
+    }
+    ids = await roles.setOrganizer(email, councilId, granted)
+  } else {
+    throw new CliError(`Unknown role "${role}": use admin or organizer.\n${ROLE_USAGE}`)
+  }
+  if (ids.length === 0) {
+    throw new CliError(`No user with the e-mail ${email} has signed in yet: ask them to sign in once (or create a support account with \`token ${email}\`), then run this again.`)
+  }
+  const action = granted ? 'role.grant' : 'role.revoke'
+  await recordAudit(db, { actorId: null, actorKind: 'cli', action, councilId, after: { email, role, council_id: councilId, users: ids } })
+  return { email, users: ids, roles: await roles.of(ids[0]) }
 }

@@ -1,13 +1,12 @@
 // Ticket claims: never more than ticket_count in total, never two for one student. The claim is decided by the
-// database function claim_tickets() (migrations 0001/0002), one statement that takes the event's row lock and
+// database function claim_tickets() (migrations 0001/0002/0004; the counter itself is moved by the participants triggers), one statement that takes the event's row lock and
 // commits once for a whole batch of claims: the claims for an event that arrive while the previous batch is in
 // the database wait here and go together in the next call. (One claim at a time, the 500 claims that sell the
 // tickets of a rush each waited for the previous one's commit behind the event's row lock.) If a batch fails as
 // a whole, each of its claims is tried alone. Kept in-house: no library batches a PL/pgSQL call per row lock.
 import { randomBytes } from 'node:crypto'
-import { eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Db } from './index.ts'
-import { events } from './schema.ts'
 import { done, isCheckViolation, isUniqueViolation, refused, rowsOf, type Outcome, type Refusal } from './outcomes.ts'
 
 /**
@@ -25,7 +24,7 @@ export function newTicketCode(length = 16): string {
   return code
 }
 
-type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'sold_out'
+type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'team_incomplete' | 'sold_out'
 
 /** The refusal for each answer of claim_tickets() other than 'claimed'. */
 const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, Refusal> = {
@@ -33,13 +32,8 @@ const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, Refusal> = {
   not_open: 'ticketsNotOpen',
   not_registered: 'notRegistered',
   already: 'alreadyHasTicket',
+  team_incomplete: 'teamIncomplete',
   sold_out: 'soldOut',
-}
-
-/** The RAISE of claim_tickets() when the counter did not move after a participant row was updated. */
-function isCounterRefusal(err: unknown): boolean {
-  for (let e: any = err; e; e = e.cause) if (e.code === 'P0001' && e.hint === 'claim_ticket_refused') return true
-  return false
 }
 
 /** Claims of one batch: at most this many students in one call (a call holds the event's row lock). */
@@ -85,14 +79,6 @@ export function claimsRepository(db: Db) {
     queues.delete(eventId) // nothing kept for an event once its claims are answered
   }
 
-  /** Why the counter did not move: read after the rollback, only to choose the refusal. */
-  async function counterRefusal(eventId: number): Promise<Refusal> {
-    const [event] = await db.select().from(events).where(eq(events.id, eventId))
-    if (!event) return 'eventNotFound'
-    if (event.state !== 'TICKET_OPEN' || !event.isTicketFeatureEnabled) return 'ticketsNotOpen'
-    return 'soldOut'
-  }
-
   return {
     /** Claims the caller's ticket: its code, or why not. */
     async claim(userId: number, eventId: number): Promise<Outcome<string>> {
@@ -108,8 +94,6 @@ export function claimsRepository(db: Db) {
             inBatch = false
             continue
           }
-          // Rolled back inside the database: the counter did not move (cannot happen under the row lock).
-          if (isCounterRefusal(err)) return refused(await counterRefusal(eventId))
           // The CHECK constraint is the backstop if the conditional update were ever wrong.
           if (isCheckViolation(err, 'events_tickets_within_count')) return refused('soldOut')
           // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.

@@ -2,17 +2,19 @@
 // screen has something real to show. demo.json is an ordinary import file (API.md), written around the day
 // DEMO_ANCHOR; on import its dates are moved by whole days so that the events sit around today.
 import { readFileSync } from 'node:fs'
-import { eq, sql } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import type { Db } from './index.ts'
-import { events } from './schema.ts'
+import { events, participants, users } from './schema.ts'
+import { newTicketCode } from './claims.ts'
 import { hasCouncils, importCatalogue, type ImportResult } from './catalogue.ts'
 
 /** The day (in Asia/Kolkata) that demo.json's dates were written around. */
 export const DEMO_ANCHOR = '2026-11-21'
 
 /**
- * tickets_sold is not part of the import format; these demo events get it set after the import:
- * 'all' for a sold-out event, otherwise a count, so the app shows a sold-out and a half-full event.
+ * Tickets already held at these demo events ('all' for a sold-out event, otherwise a count), so the app shows a
+ * sold-out and a half-full event. They are held by demo attendees (accounts no one can sign in to), because
+ * tickets_sold is the count of tickets held, kept by the database (migration 0004).
  */
 const DEMO_TICKETS_SOLD: Record<string, number | 'all'> = {
   'standup-comedy-night': 'all',
@@ -53,11 +55,20 @@ export function demoCatalogue(now = new Date()) {
 export async function seedDemoData(db: Db, now = new Date()): Promise<ImportResult | null> {
   if (await hasCouncils(db)) return null
   const ids = await importCatalogue(db, demoCatalogue(now))
-  for (const [slug, sold] of Object.entries(DEMO_TICKETS_SOLD)) {
-    await db
-      .update(events)
-      .set({ ticketsSold: sold === 'all' ? sql`${events.ticketCount}` : sql`least(${sold}, ${events.ticketCount})` })
-      .where(eq(events.slug, slug))
+  const ticketed = await db
+    .select({ id: events.id, slug: events.slug, count: events.ticketCount })
+    .from(events)
+    .where(inArray(events.slug, Object.keys(DEMO_TICKETS_SOLD)))
+  const held = new Map(ticketed.map((e) => [e.id, Math.min(e.count, DEMO_TICKETS_SOLD[e.slug] === 'all' ? e.count : (DEMO_TICKETS_SOLD[e.slug] as number))]))
+  const most = Math.max(0, ...held.values())
+  if (most === 0) return ids
+  const attendees = await db
+    .insert(users)
+    .values(Array.from({ length: most }, (_, i) => ({ issuer: 'demo', subject: `attendee-${i + 1}`, email: `attendee${i + 1}@demo.invalid`, name: `Demo Attendee ${i + 1}` })))
+    .returning({ id: users.id })
+  for (const [eventId, n] of held) {
+    if (n === 0) continue
+    await db.insert(participants).values(attendees.slice(0, n).map((a) => ({ eventId, userId: a.id, ticketCollected: true, ticketCode: newTicketCode(), ticketCollectedAt: now })))
   }
   return ids
 }

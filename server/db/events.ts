@@ -2,21 +2,26 @@
 // number of queries per call, whatever the number of events (the list is two queries, a detail four at most),
 // and the student's writes on an event other than the ticket claim (claims.ts). Each write that can race is one
 // conditional statement; the reads after a refused write only choose the refusal, never whether it happens.
-import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm'
-import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer } from '../../contract/types.ts'
-import { EVENT_STATES, type EventState } from '../../contract/constants.ts'
+import { and, asc, eq, exists, inArray, ne, sql } from 'drizzle-orm'
+import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer, Question, Schedule } from '../../contract/types.ts'
+import { EVENT_STATES, type AnyEventState, type EventState } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
 import { councils, events, participants, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
 
 type EventRow = typeof events.$inferSelect
+/** An event students may see: anything but a DRAFT (API.md Part 2: a draft exists only in the console). */
+type PublishedRow = EventRow & { state: EventState }
+
+/** The condition every student read carries: drafts are never listed, and a draft's id answers 404. */
+const published = ne(events.state, 'DRAFT')
 type Teamlet = { id: number; name: string }
 
 const organizerColumns = { id: councils.id, name: councils.name, photo_url: councils.photoUrl }
 
 /** Every wire field of an event except the caller's participation. */
-function eventFields(e: EventRow, organizer: Organizer, children: { id: number }[]) {
+function eventFields(e: PublishedRow, organizer: Organizer, children: { id: number }[]) {
   return {
     id: e.id,
     name: e.name,
@@ -32,6 +37,7 @@ function eventFields(e: EventRow, organizer: Organizer, children: { id: number }
     state: e.state,
     fee: e.fee,
     ma_ppt: e.maPpt,
+    min_ppt: e.minPpt,
     registration_type: e.registrationType,
     external_registration_link: e.externalRegistrationLink,
     start_in_event_activity: e.startInEventActivity,
@@ -39,6 +45,21 @@ function eventFields(e: EventRow, organizer: Organizer, children: { id: number }
     is_ticket_feature_enabled: e.isTicketFeatureEnabled,
     ticket_count: e.ticketCount,
     tickets_sold: e.ticketsSold,
+    schedule: scheduleOf(e),
+  }
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** The event's schedule on the wire (API.md Part 2): each step's time, or null. */
+export function scheduleOf(e: EventRow): Schedule {
+  return {
+    registration_opens_at: iso(e.registrationOpensAt),
+    registration_closes_at: iso(e.registrationClosesAt),
+    tickets_open_at: iso(e.ticketsOpenAt),
+    tickets_close_at: iso(e.ticketsCloseAt),
+    starts_at: iso(e.startsAt),
+    ends_at: iso(e.endsAt),
   }
 }
 
@@ -52,7 +73,7 @@ async function childrenOf(db: Db, parentIds: number[]): Promise<Map<number, { id
   const rows = await db
     .select({ id: events.id, parentId: events.parentId })
     .from(events)
-    .where(inArray(events.parentId, parentIds))
+    .where(and(inArray(events.parentId, parentIds), published))
     .orderBy(asc(firstDate), asc(events.id))
   for (const r of rows) {
     const list = map.get(r.parentId!) ?? []
@@ -88,7 +109,7 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
 export function eventsRepository(db: Db) {
   /** The event's row for choosing a refusal, or null. */
   async function find(eventId: number) {
-    const [event] = await db.select().from(events).where(eq(events.id, eventId))
+    const [event] = await db.select().from(events).where(and(eq(events.id, eventId), published))
     return event ?? null
   }
 
@@ -102,6 +123,7 @@ export function eventsRepository(db: Db) {
           .select({ event: events, organizer: organizerColumns })
           .from(events)
           .innerJoin(councils, eq(councils.id, events.organizerId))
+          .where(published)
           .orderBy(asc(firstDate), asc(events.id)),
         participationsOf(db, userId),
       ])
@@ -121,7 +143,7 @@ export function eventsRepository(db: Db) {
         grouped[state] = list.map(({ event, organizer }) => {
           const p = byEvent.get(event.id)
           return {
-            ...eventFields(event, organizer, children.get(event.id) ?? []),
+            ...eventFields(event as PublishedRow, organizer, children.get(event.id) ?? []),
             Participant: p ? { ticket_collected: p.ticket_collected, team: p.team } : false,
           }
         })
@@ -139,7 +161,7 @@ export function eventsRepository(db: Db) {
           .select({ event: events, organizer: organizerColumns })
           .from(events)
           .innerJoin(councils, eq(councils.id, events.organizerId))
-          .where(inArray(events.id, ids)),
+          .where(and(inArray(events.id, ids), published)),
         childrenOf(db, ids),
       ])
       const byId = new Map(rows.map((r) => [r.event.id, r]))
@@ -147,7 +169,7 @@ export function eventsRepository(db: Db) {
         const row = byId.get(p.eventId)
         if (!row) return []
         const event: EventSummary = {
-          ...eventFields(row.event, row.organizer, children.get(p.eventId) ?? []),
+          ...eventFields(row.event as PublishedRow, row.organizer, children.get(p.eventId) ?? []),
           Participant: { ticket_collected: p.ticket_collected, team: p.team },
         }
         return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event }]
@@ -161,7 +183,7 @@ export function eventsRepository(db: Db) {
           .select({ event: events, organizer: organizerColumns })
           .from(events)
           .innerJoin(councils, eq(councils.id, events.organizerId))
-          .where(eq(events.id, eventId)),
+          .where(and(eq(events.id, eventId), published)),
         childrenOf(db, [eventId]),
         db
           .select()
@@ -171,10 +193,20 @@ export function eventsRepository(db: Db) {
       if (!row) return null
       const team = mine?.teamId != null ? await loadTeam(db, mine.teamId) : null
       return {
-        ...eventFields(row.event, row.organizer, children.get(eventId) ?? []),
+        ...eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? []),
         long_description: row.event.longDescription,
+        questions: row.event.questions as Question[],
         Participant: mine
-          ? { id: mine.id, ticket_collected: mine.ticketCollected, ticket_code: mine.ticketCode, team, rating: mine.rating }
+          ? {
+              id: mine.id,
+              ticket_collected: mine.ticketCollected,
+              ticket_code: mine.ticketCode,
+              team,
+              checked_in_at: iso(mine.checkedInAt),
+              rating: mine.rating,
+              waitlist: null,
+              answers: mine.answers ?? {},
+            }
           : false,
       }
     },
@@ -226,8 +258,9 @@ export function eventsRepository(db: Db) {
     },
 
     /** The operator's state change (CLI); null when there is no such event. */
-    async setState(eventId: number, state: EventState) {
-      const [row] = await db.update(events).set({ state }).where(eq(events.id, eventId)).returning({ id: events.id, slug: events.slug, state: events.state })
+    async setState(eventId: number, state: AnyEventState) {
+      // A manual move wins over the schedule: every step timed up to now counts as done (API.md Part 2).
+      const [row] = await db.update(events).set({ state, scheduleAppliedThrough: sql`now()` }).where(eq(events.id, eventId)).returning({ id: events.id, slug: events.slug, state: events.state })
       return row ?? null
     },
   }

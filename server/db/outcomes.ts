@@ -11,6 +11,7 @@ export type Refusal =
   | 'notRegistered'
   | 'alreadyHasTicket'
   | 'soldOut'
+  | 'teamIncomplete'
   | 'notCompleted'
   | 'notParticipant'
   | 'individualEvent'

@@ -1,6 +1,7 @@
 // The whole schema (issue 2): every later issue builds on it without reshaping it.
 import { sql } from 'drizzle-orm'
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -8,6 +9,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -15,9 +17,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { EVENT_STATES, GENDERS, REGISTRATION_TYPES } from '../../contract/constants.ts'
+import { ALL_EVENT_STATES, GENDERS, REGISTRATION_TYPES } from '../../contract/constants.ts'
 
-export const eventState = pgEnum('event_state', EVENT_STATES)
+// DRAFT first: an event exists in the console before students can see it (API.md Part 2, "Event lifecycle").
+export const eventState = pgEnum('event_state', ALL_EVENT_STATES)
 export const registrationType = pgEnum('registration_type', REGISTRATION_TYPES)
 export const gender = pgEnum('gender', GENDERS)
 
@@ -41,6 +44,8 @@ export const users = pgTable(
     branch: text('branch'),
     degree: text('degree'),
     interests: jsonb('interests').$type<string[]>().notNull().default([]),
+    // The chapter's administrators (API.md Part 2 "Roles"): granted only by the operator CLI.
+    isAdmin: boolean('is_admin').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -83,6 +88,8 @@ export const events = pgTable(
     state: eventState('state').notNull().default('UPCOMING'),
     fee: integer('fee').notNull().default(0),
     maPpt: integer('ma_ppt').notNull().default(1),
+    // The smallest team that may collect tickets; a smaller team is shown as incomplete.
+    minPpt: integer('min_ppt').notNull().default(1),
     registrationType: registrationType('registration_type').notNull().default('ONPLATFORM'),
     externalRegistrationLink: text('external_registration_link'),
     startInEventActivity: boolean('start_in_event_activity').notNull().default(false),
@@ -90,6 +97,18 @@ export const events = pgTable(
     isTicketFeatureEnabled: boolean('is_ticket_feature_enabled').notNull().default(false),
     ticketCount: integer('ticket_count').notNull().default(0),
     ticketsSold: integer('tickets_sold').notNull().default(0),
+    // The schedule of state moves (API.md Part 2 "Event lifecycle"): when each time passes, the scheduler moves
+    // the event to the state that step starts. Null: no such step.
+    registrationOpensAt: timestamp('registration_opens_at', { withTimezone: true }),
+    registrationClosesAt: timestamp('registration_closes_at', { withTimezone: true }),
+    ticketsOpenAt: timestamp('tickets_open_at', { withTimezone: true }),
+    ticketsCloseAt: timestamp('tickets_close_at', { withTimezone: true }),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** Steps timed at or before this have been applied, or overruled by a manual move; later ones are due. */
+    scheduleAppliedThrough: timestamp('schedule_applied_through', { withTimezone: true }),
+    /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
+    questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [
@@ -97,6 +116,7 @@ export const events = pgTable(
     index('events_state').on(t.state),
     check('events_fee_nonnegative', sql`${t.fee} >= 0`),
     check('events_ma_ppt_positive', sql`${t.maPpt} >= 1`),
+    check('events_min_ppt_within_max', sql`${t.minPpt} >= 1 AND ${t.minPpt} <= ${t.maPpt}`),
     // The backstop against overselling: whatever the code does, the counter cannot pass the limit.
     check('events_tickets_within_count', sql`${t.ticketsSold} >= 0 AND ${t.ticketsSold} <= ${t.ticketCount}`),
   ],
@@ -138,6 +158,11 @@ export const participants = pgTable(
     ticketCollectedAt: timestamp('ticket_collected_at', { withTimezone: true }),
     rating: smallint('rating'),
     ratedAt: timestamp('rated_at', { withTimezone: true }),
+    // Set once by the door when the ticket is scanned (issue 12); null until then.
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    checkedInGate: text('checked_in_gate'),
+    /** Answers to the event's registration questions, by question id. */
+    answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [
@@ -147,6 +172,7 @@ export const participants = pgTable(
     index('participants_user').on(t.userId),
     index('participants_team').on(t.teamId),
     check('participants_rating_range', sql`${t.rating} IS NULL OR (${t.rating} BETWEEN 1 AND 5)`),
+    check('participants_checked_in_holds_ticket', sql`${t.checkedInAt} IS NULL OR ${t.ticketCollected}`),
     check(
       'participants_ticket_has_code',
       sql`(${t.ticketCollected} AND ${t.ticketCode} IS NOT NULL) OR (NOT ${t.ticketCollected} AND ${t.ticketCode} IS NULL)`,
@@ -188,3 +214,58 @@ export const attemptCounters = pgTable('attempt_counters', {
   count: integer('count').notNull().default(0),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/** Organisers of a council: they manage its events and their door volunteers (granted by an admin). */
+export const councilOrganizers = pgTable(
+  'council_organizers',
+  {
+    councilId: integer('council_id')
+      .notNull()
+      .references(() => councils.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.councilId, t.userId] }), index('council_organizers_user').on(t.userId)],
+)
+
+/** Door volunteers of an event: they check tickets at that event only (granted by an organiser of its council). */
+export const eventStaff = pgTable(
+  'event_staff',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('event_staff_user').on(t.userId)],
+)
+
+/**
+ * Every organiser and admin write, and every move the scheduler makes: who, when, what, before and after.
+ * No foreign keys on the council and event: the history outlives what it describes.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The signed-in user who acted; null for the scheduler and the operator CLI. */
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** 'user' | 'scheduler' | 'cli' */
+    actorKind: text('actor_kind').notNull(),
+    /** What was done, e.g. 'event.save', 'event.state', 'role.grant'. */
+    action: text('action').notNull(),
+    councilId: integer('council_id'),
+    eventId: integer('event_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_log_event').on(t.eventId, t.id), index('audit_log_at').on(t.at)],
+)

@@ -2,7 +2,7 @@
 // membership per event, at most ma_ppt members, unique names and codes) is decided inside one transaction by a
 // row lock or a unique index, never by a read followed by a separate write. A refusal inside a transaction is
 // thrown as `Refused`, which rolls it back, and answered as an outcome.
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm'
 import type { Team } from '../../contract/types.ts'
 import { INVITE_CODE_LENGTH } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
@@ -37,7 +37,7 @@ async function eventOf(tx: Db, eventId: number) {
   const [event] = await tx
     .select({ id: events.id, state: events.state, maPpt: events.maPpt })
     .from(events)
-    .where(eq(events.id, eventId))
+    .where(and(eq(events.id, eventId), ne(events.state, 'DRAFT'))) // a draft is no event to a student
   if (!event) throw new Refused('eventNotFound')
   return event
 }

@@ -2,7 +2,7 @@
 // student writes; the operator's support accounts; and the wire form of API.md (which never shows the issuer, the
 // subject or anything about tokens).
 import { and, eq, sql } from 'drizzle-orm'
-import type { User } from '../../contract/types.ts'
+import type { Roles, User } from '../../contract/types.ts'
 import type { Gender } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
 import { done, isUniqueViolation, refused, type Outcome } from './outcomes.ts'
@@ -104,8 +104,8 @@ export function usersRepository(db: Db) {
 
 export type UsersRepository = ReturnType<typeof usersRepository>
 
-/** Exactly the User fields of API.md. */
-export function toWireUser(row: UserRow): User {
+/** Exactly the User fields of API.md, with the roles of Part 2 (rolesRepository.of). */
+export function toWireUser(row: UserRow, roles: Roles): User {
   return {
     id: row.id,
     name: row.name,
@@ -119,5 +119,6 @@ export function toWireUser(row: UserRow): User {
     branch: row.branch,
     degree: row.degree,
     interests: Array.isArray(row.interests) ? row.interests : [],
+    roles,
   }
 }

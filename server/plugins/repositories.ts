@@ -8,6 +8,8 @@ import { teamsRepository, type TeamsRepository } from '../db/teams.ts'
 import { usersRepository, type UsersRepository } from '../db/users.ts'
 import { sessionsRepository, type SessionsRepository } from '../db/sessions.ts'
 import { councilsRepository, type CouncilsRepository } from '../db/councils.ts'
+import { rolesRepository, type RolesRepository } from '../db/roles.ts'
+import { auditRepository, type AuditRepository } from '../db/audit.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
@@ -21,6 +23,8 @@ declare module 'fastify' {
     usersRepository: UsersRepository
     sessionsRepository: SessionsRepository
     councilsRepository: CouncilsRepository
+    rolesRepository: RolesRepository
+    auditRepository: AuditRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
   }
@@ -40,6 +44,8 @@ export const repositories = [
     dependencies: [...DB, 'auth'],
   }),
   fp(async (app) => void app.decorate('councilsRepository', councilsRepository(app.db)), { name: 'councils-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('rolesRepository', rolesRepository(app.db)), { name: 'roles-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('auditRepository', auditRepository(app.db)), { name: 'audit-repository', dependencies: DB }),
   fp(
     async (app) =>
       void app.decorate(

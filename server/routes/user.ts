@@ -14,9 +14,9 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...declared(CALLS.me),
     handler: async (request) => {
-      const user = await users.find(request.userId)
+      const [user, roles] = await Promise.all([users.find(request.userId), app.rolesRepository.of(request.userId)])
       if (!user) throw refusal('userNotFound')
-      return { error: false as const, user: toWireUser(user) }
+      return { error: false as const, user: toWireUser(user, roles) }
     },
   })
 
@@ -37,7 +37,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         degree: DEGREE,
         college: COLLEGE,
       }))
-      return { error: false as const, message: USER_MESSAGES.updated, user: toWireUser(row) }
+      return { error: false as const, message: USER_MESSAGES.updated, user: toWireUser(row, await app.rolesRepository.of(request.userId)) }
     },
   })
 }

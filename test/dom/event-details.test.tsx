@@ -8,6 +8,7 @@ import { App } from '../../src/app.tsx'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
 import { detail, eventsServer, gate, type World } from './event-fixtures.ts'
+import { participant } from '../fixtures/events.ts'
 import { cleanup, click, find, getByText, go, mount, settle, waitFor } from './session-fakes.ts'
 
 beforeEach(() => {
@@ -153,10 +154,10 @@ describe('event details: what it shows', () => {
 describe('event details: the action button', () => {
   const cases: [string, Partial<EventDetail>, string, 'button' | 'a', boolean, string?][] = [
     ['team event, not registered', { ma_ppt: 4 }, 'Register', 'a', false, '/team-register/'],
-    ['team event, registered', { ma_ppt: 4, Participant: { id: 1, ticket_collected: false, ticket_code: null, team: null } }, 'View Team', 'a', false, '/team-details/'],
+    ['team event, registered', { ma_ppt: 4, Participant: participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }) }, 'View Team', 'a', false, '/team-details/'],
     ['registration closed', { state: 'REGISTRATION_CLOSED' }, 'Registration Closed', 'button', true],
     ['upcoming', { state: 'UPCOMING' }, 'Registrations Opening Soon', 'button', true],
-    ['ticket collected', { state: 'TICKET_CLOSED', Participant: { id: 1, ticket_collected: true, ticket_code: 'K7Q2X9M4P8Z1', team: null } }, 'View Ticket', 'a', false, '/ticket/'],
+    ['ticket collected', { state: 'TICKET_CLOSED', Participant: participant({ id: 1, ticket_collected: true, ticket_code: 'K7Q2X9M4P8Z1', team: null }) }, 'View Ticket', 'a', false, '/ticket/'],
     ['ongoing, external', { state: 'ONGOING', registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x' }, 'Register', 'a', false, 'https://forms.example/x'],
     ['ongoing, activity', { state: 'ONGOING', start_in_event_activity: true, in_event_activity: 'https://act.example/y' }, 'Follow Activity', 'a', false, 'https://act.example/y'],
     ['ongoing', { state: 'ONGOING' }, 'Event is Ongoing', 'button', true],
@@ -182,7 +183,7 @@ describe('event details: the action button', () => {
     world.extra = {
       '/event/p/register-for-event': async (body) => {
         await held.opened
-        world.events = [{ ...e, Participant: { id: 5, ticket_collected: false, ticket_code: null, team: null } }]
+        world.events = [{ ...e, Participant: participant({ id: 5, ticket_collected: false, ticket_code: null, team: null }) }]
         return [200, { error: false, message: `Registered for ${body.event_id}` }]
       },
     }
@@ -223,7 +224,7 @@ describe('event details: the action button', () => {
   })
 
   it("RSVP: 'RSVPing', then 'View Ticket' linking to the ticket, plus a toast", async () => {
-    const registered = { id: 5, ticket_collected: false, ticket_code: null, team: null }
+    const registered = participant({ id: 5, ticket_collected: false, ticket_code: null, team: null })
     const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: registered })
     const held = gate()
     const world: World = { events: [e] }
@@ -245,7 +246,7 @@ describe('event details: the action button', () => {
   })
 
   it("RSVP failing (sold out meanwhile) goes back to 'RSVP for this event' with no message", async () => {
-    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: { id: 5, ticket_collected: false, ticket_code: null, team: null } })
+    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: participant({ id: 5, ticket_collected: false, ticket_code: null, team: null }) })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { root } = await open({ events: [e], extra: { '/event/p/claim-ticket': () => [409, { error: true, message: 'Sold out' }] } }, e.id)
     await click(bar(root))
@@ -254,7 +255,7 @@ describe('event details: the action button', () => {
   })
 
   it('Give Feedback opens the popup; Submit sends the rating, thanks, and closes', async () => {
-    const e = detail({ state: 'COMPLETED', Participant: { id: 5, ticket_collected: true, ticket_code: 'X', team: null } })
+    const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5, ticket_collected: true, ticket_code: 'X', team: null }) })
     const { root, server } = await open({ events: [e], extra: { '/event/p/rate': () => [200, { error: false, message: 'Thanks' }] } }, e.id)
     expect(bar(root).textContent).toBe('Give Feedback')
     await click(bar(root))
@@ -272,7 +273,7 @@ describe('event details: the action button', () => {
   })
 
   it('a refused rating keeps the popup open and shows why', async () => {
-    const e = detail({ state: 'COMPLETED', Participant: { id: 5, ticket_collected: false, ticket_code: null, team: null, rating: null } })
+    const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5 }) })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { root } = await open({ events: [e], extra: { '/event/p/rate': () => [403, { error: true, message: 'Only participants can rate this event' }] } }, e.id)
     await click(bar(root))
@@ -299,7 +300,7 @@ describe('event details: the action button', () => {
   })
 
   it("reopening Give Feedback after rating shows the student's own rating, as the server now holds it (issue 14)", async () => {
-    const world: World = { events: [detail({ state: 'COMPLETED', Participant: { id: 5, ticket_collected: false, ticket_code: null, team: null, rating: null } })] }
+    const world: World = { events: [detail({ state: 'COMPLETED', Participant: participant({ id: 5 }) })] }
     const e = world.events[0]
     world.extra = {
       '/event/p/rate': (body) => {

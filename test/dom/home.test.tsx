@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { App } from '../../src/app.tsx'
 import { eventsServer, detail, type World } from './event-fixtures.ts'
+import { participant } from '../fixtures/events.ts'
 import { cleanup, click, fakeServer, getByText, go, mount, student, waitFor } from './session-fakes.ts'
 
 afterEach(() => {
@@ -29,7 +30,7 @@ describe('home', () => {
     const child = detail({ id: 11, name: 'Child talk', state: 'TICKET_OPEN', parent_id: 10 })
     const parent = detail({ id: 10, name: 'Fest', state: 'TICKET_OPEN', children: [{ id: 11 }] })
     const reg = detail({ id: 12, name: 'Workshop', state: 'REGISTRATION_OPEN' })
-    const ticket = detail({ id: 13, name: 'Concert', state: 'TICKET_CLOSED', Participant: { id: 1, ticket_collected: true, ticket_code: 'T', team: null } })
+    const ticket = detail({ id: 13, name: 'Concert', state: 'TICKET_CLOSED', Participant: participant({ id: 1, ticket_collected: true, ticket_code: 'T', team: null }) })
     const root = await openHome({ events: [child, parent, reg, ticket] })
     await waitFor(() => expect(sectionTitles(root)).toEqual(['Your Tickets', 'Trending Events', 'Registration Open', 'Tickets Released']))
 
@@ -51,7 +52,7 @@ describe('home', () => {
       dates: ['2026-11-21T20:00:00Z', '2026-11-25T05:00:00Z'], // 01:30 on the 22nd in IST
       venue: 'Seminar Hall',
       tags: ['Tech', 'Coding'],
-      Participant: { id: 1, ticket_collected: false, ticket_code: null, team: null },
+      Participant: participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }),
     })
     const root = await openHome({ events: [e] })
     const card = await waitFor(() => cardsOf(root, 'Upcoming Events')[0])

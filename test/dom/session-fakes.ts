@@ -42,6 +42,7 @@ export const student = (over: Partial<User> = {}): User => ({
   branch: 'Computer_Engineering',
   degree: 'B.tech',
   interests: ['AI/ML'],
+  roles: { admin: false, councils: [], door_events: [] },
   ...over,
 })
 

@@ -3,6 +3,7 @@
 // the server would (create/join put the student in a team, remove/delete take members out).
 import { LocationProvider, Route, Router } from 'preact-iso'
 import { vi } from 'vitest'
+import { participant } from '../fixtures/events.ts'
 import type { EventDetail, Team } from '../../contract/types.ts'
 import { ApiError } from '../../src/api/client.ts'
 import { Toaster } from '../../src/components/toast/index.tsx'
@@ -43,12 +44,7 @@ export function teamEvent(over: Partial<EventDetail> = {}): EventDetail {
   })
 }
 
-export const inTeam = (team: Team = byteClub()): EventDetail['Participant'] => ({
-  id: 1,
-  ticket_collected: false,
-  ticket_code: null,
-  team,
-})
+export const inTeam = (team: Team = byteClub()): EventDetail['Participant'] => participant({ id: 1, team })
 
 /** A fake server for one event: `state.event` is what POST /event/p/get/{id} answers (a copy each time). */
 export function fakeTeamApi(initial: EventDetail) {

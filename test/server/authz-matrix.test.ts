@@ -93,7 +93,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       expect: bearerOnly(),
       check: (w, role, body) => {
         expect(body.user.id).toBe(w.idOf(role))
-        expect(Object.keys(body.user).sort()).toEqual(['branch', 'college', 'degree', 'email', 'gender', 'id', 'interests', 'name', 'phone_number', 'photo_url', 'roll_number', 'year'])
+        expect(Object.keys(body.user).sort()).toEqual(['branch', 'college', 'degree', 'email', 'gender', 'id', 'interests', 'name', 'phone_number', 'photo_url', 'roles', 'roll_number', 'year'])
+        expect(body.user.roles).toEqual({ admin: false, councils: [], door_events: [] })
       },
     },
     'POST /user/p/update (own profile)': {

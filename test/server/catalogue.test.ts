@@ -273,6 +273,15 @@ describe('demo data', () => {
       expect(rows.some((e) => e.tags.includes('Tech'))).toBe(true)
     })
 
+    it('every ticket counted is a ticket held (tickets_sold is kept by the database, migration 0004)', async () => {
+      const held = await database.db.execute(
+        sql`SELECT e.slug, e.tickets_sold, (SELECT count(*) FROM participants p WHERE p.event_id = e.id AND p.ticket_collected)::int AS held FROM events e WHERE e.tickets_sold > 0 ORDER BY e.slug`,
+      )
+      const rows = ((held as { rows?: unknown[] }).rows ?? held) as { slug: string; tickets_sold: number; held: number }[]
+      expect(rows.length).toBeGreaterThanOrEqual(2)
+      for (const r of rows) expect(r.held, r.slug).toBe(r.tickets_sold)
+    })
+
     it('uses only local images that exist, are small and have width and height', async () => {
       const urls = [
         ...(await database.db.select({ u: councils.photoUrl }).from(councils)).map((r) => r.u),

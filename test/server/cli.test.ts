@@ -64,7 +64,9 @@ describe('cli commands', () => {
     expect(after.state).toBe('REGISTRATION_OPEN')
     await expect(run('event:state', '99999', 'COMPLETED')).rejects.toThrow('No event with id 99999.')
     await expect(run('event:state', 'abc', 'COMPLETED')).rejects.toThrow('The event id must be a positive whole number, not "abc".')
-    await expect(run('event:state', String(fest.id), 'DRAFT')).rejects.toThrow(/Unknown state "DRAFT": use one of UPCOMING, /)
+    await expect(run('event:state', String(fest.id), 'LIVE')).rejects.toThrow(/Unknown state "LIVE": use one of DRAFT, UPCOMING, /)
+    // API.md Part 2: DRAFT is a state like the others (students stop seeing the event).
+    expect(JSON.parse(await run('event:state', String(fest.id), 'draft'))).toEqual({ id: fest.id, slug: 'fest', state: 'DRAFT' })
   })
 
   it('token creates the user once (issuer cli, subject the e-mail) and prints working tokens', async () => {
@@ -118,7 +120,7 @@ describe('cli process', () => {
 
     const wrong = await cli('event:state', '1', 'NOPE')
     expect(wrong.code).toBe(1)
-    expect(wrong.stderr.trim()).toBe('Unknown state "NOPE": use one of UPCOMING, REGISTRATION_OPEN, REGISTRATION_CLOSED, TICKET_OPEN, TICKET_CLOSED, ONGOING, COMPLETED.')
+    expect(wrong.stderr.trim()).toBe('Unknown state "NOPE": use one of DRAFT, UPCOMING, REGISTRATION_OPEN, REGISTRATION_CLOSED, TICKET_OPEN, TICKET_CLOSED, ONGOING, COMPLETED.')
     expect(wrong.stderr).not.toMatch(/at .*\.ts:\d+/) // no stack trace for an operator's mistake
 
     const db = await openDatabase({ dataDir })

@@ -136,6 +136,7 @@ describe('event calls', () => {
         state: 'TICKET_OPEN',
         fee: 0,
         ma_ppt: 1,
+        min_ppt: 1,
         registration_type: 'ONPLATFORM',
         external_registration_link: null,
         start_in_event_activity: false,
@@ -143,6 +144,7 @@ describe('event calls', () => {
         is_ticket_feature_enabled: true,
         ticket_count: 2,
         tickets_sold: 0,
+        schedule: { registration_opens_at: null, registration_closes_at: null, tickets_open_at: null, tickets_close_at: null, starts_at: null, ends_at: null },
         Participant: false,
       })
     })
@@ -405,7 +407,7 @@ describe('event calls', () => {
 
     it('gives a registered student their participation with a null ticket code', async () => {
       const { event } = (await call(`/p/get/${ids.open}`, alice.auth)).json()
-      expect(event.Participant).toEqual({ id: expect.any(Number), ticket_collected: false, ticket_code: null, team: null, rating: null })
+      expect(event.Participant).toEqual({ id: expect.any(Number), ticket_collected: false, ticket_code: null, team: null, checked_in_at: null, rating: null, waitlist: null, answers: {} })
     })
 
     it('gives a team member the whole team, leader first, then by joining order', async () => {
@@ -425,7 +427,6 @@ describe('event calls', () => {
         id: expect.any(Number),
         ticket_collected: false,
         ticket_code: null,
-        rating: null,
         team: {
           id: team.id,
           name: 'Byte Me',
@@ -437,6 +438,10 @@ describe('event calls', () => {
             { user: { id: late.id, name: 'Late', photo_url: null } },
           ],
         },
+        checked_in_at: null,
+        rating: null,
+        waitlist: null,
+        answers: {},
       })
 
       // The list shows the team as {id, name} only.

@@ -117,14 +117,18 @@ describe('migration 0003 on a database that already holds duplicates', () => {
       const user = (n: number, phone: string | null, roll: string | null, created: Date) => ({
         issuer: 'test', subject: `u${n}`, email: `u${n}@example.edu`, name: `U${n}`, phoneNumber: phone, rollNumber: roll, createdAt: created,
       })
-      await db.insert(schema.users).values([
+      // Written in SQL with only the columns users had before 0003: later migrations add others to the schema.
+      for (const r of [
         user(1, '9800000001', 'R-1', at(5)),
         user(2, '9800000001', 'R-2', at(1)), // the earliest holder of the phone
         user(3, '9800000001', 'r-1', at(9)), // the phone taken twice before, and R-1 in another case
         user(4, '9800000004', 'R-4', at(2)),
         user(5, null, null, at(3)), // nulls are never duplicates
         user(6, null, null, at(4)),
-      ])
+      ]) {
+        await db.execute(sql`INSERT INTO users (issuer, subject, email, name, phone_number, roll_number, created_at)
+          VALUES (${r.issuer}, ${r.subject}, ${r.email}, ${r.name}, ${r.phoneNumber}, ${r.rollNumber}, ${r.createdAt.toISOString()})`)
+      }
       await migrate(db, { migrationsFolder: migrations })
 
       const rows = await db.select().from(schema.users).orderBy(asc(schema.users.id))

@@ -2,7 +2,7 @@
 // the teams repository's create answered the way the route answers it (a refusal thrown as the HTTP error with
 // its status and message), and a snapshot of an event's teams and participants to prove what a call did or did not change.
 import { asc, eq } from 'drizzle-orm'
-import type { EventState } from '../../contract/constants.ts'
+import type { AnyEventState as EventState } from '../../contract/constants.ts'
 import { schema, type Db } from '../../server/db/index.ts'
 import { teamsRepository, type CreateTeamInput, type InviteCodeGenerator } from '../../server/db/teams.ts'
 import { valueOf } from '../../server/routes/outcomes.ts'

@@ -56,6 +56,8 @@ describe('user calls', () => {
           branch: null,
           degree: null,
           interests: [],
+          // API.md Part 2: a student with no other role.
+          roles: { admin: false, councils: [], door_events: [] },
         },
       })
     })
@@ -258,7 +260,7 @@ describe('user calls', () => {
         createdAt: before.createdAt,
       })
       expect(Object.keys(res.json().user).sort()).toEqual(
-        ['id', 'name', 'email', 'photo_url', 'college', 'phone_number', 'roll_number', 'gender', 'year', 'branch', 'degree', 'interests'].sort(),
+        ['id', 'name', 'email', 'photo_url', 'college', 'phone_number', 'roll_number', 'gender', 'year', 'branch', 'degree', 'interests', 'roles'].sort(),
       )
     })
 

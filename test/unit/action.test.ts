@@ -10,7 +10,7 @@ import {
   RSVPING,
   type ActionButton,
 } from '../../src/lib/action-button.ts'
-import { eventSummary } from '../fixtures/events.ts'
+import { eventSummary, participant } from '../fixtures/events.ts'
 
 function ev(state: EventState, extra: Partial<EventSummary> = {}): EventSummary {
   return eventSummary({
@@ -90,12 +90,13 @@ describe('an EventDetail decides the same way', () => {
   const detail = (state: EventState, participant: EventDetail['Participant']): EventDetail => ({
     ...ev(state),
     long_description: 'About',
+    questions: [],
     Participant: participant,
   })
   test.each([
-    ['TICKET_OPEN', { id: 1, ticket_collected: true, ticket_code: 'AB12CD34EF56', team: null }, btn('View Ticket', 'view-ticket')],
-    ['TICKET_OPEN', { id: 1, ticket_collected: false, ticket_code: null, team: null }, btn('RSVP for this event', 'claim-ticket')],
-    ['REGISTRATION_OPEN', { id: 1, ticket_collected: false, ticket_code: null, team: null }, off('Registered')],
+    ['TICKET_OPEN', participant({ id: 1, ticket_collected: true, ticket_code: 'AB12CD34EF56', team: null }), btn('View Ticket', 'view-ticket')],
+    ['TICKET_OPEN', participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }), btn('RSVP for this event', 'claim-ticket')],
+    ['REGISTRATION_OPEN', participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }), off('Registered')],
   ] as const)('%s with %o', (state, participant, expected) => {
     expect(actionFor(detail(state, participant))).toEqual(expected)
   })

@@ -1,0 +1,146 @@
+// The entities on the wire (API.md "Entities on the wire", and what Part 2 adds to them), as zod/mini schemas.
+// contract/types.ts derives the app's types from these; the server's answers are serialised by them.
+import * as z from 'zod/mini'
+import { EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
+import { doc, url } from './define.ts'
+
+/** What the signed-in user may do beyond being a student (API.md Part 2 "Roles"). */
+export const roles = doc(
+  z.object({
+    admin: z.boolean(),
+    /** Councils the user organises (explicit grants; an admin manages every council without being listed). */
+    councils: z.array(z.int()),
+    /** Events the user is a door volunteer of (explicit grants). */
+    door_events: z.array(z.int()),
+  }),
+  { id: 'Roles' },
+)
+
+export const user = doc(
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    email: z.string(),
+    photo_url: url,
+    college: z.nullable(z.string()),
+    phone_number: z.nullable(z.string()),
+    roll_number: z.nullable(z.string()),
+    gender: z.nullable(z.enum(['MALE', 'FEMALE'])),
+    year: z.nullable(z.int()),
+    branch: z.nullable(z.string()),
+    degree: z.nullable(z.string()),
+    interests: z.array(z.string()),
+    roles,
+  }),
+  { id: 'User', description: '`phone_number` and `roll_number` are null until onboarding.' },
+)
+
+export const organizer = doc(z.object({ id: z.int(), name: z.string(), photo_url: url }), { id: 'Organizer' })
+
+export const teamMember = z.object({ user: z.object({ id: z.int(), name: z.string(), photo_url: url }) })
+
+export const team = doc(
+  z.object({ id: z.int(), name: z.string(), invite_code: z.string(), leader_id: z.int(), Participant: z.array(teamMember) }),
+  { id: 'Team', description: 'Members leader first, then by joining order.' },
+)
+
+export const teamlet = z.object({ id: z.int(), name: z.string() })
+
+export const summaryParticipant = z.object({ ticket_collected: z.boolean(), team: z.nullable(teamlet) })
+
+const dateTime = z.nullable(z.string())
+
+/** A waitlisted student's place: their position, and the deadline of a ticket held for them (else null). */
+export const waitlistPlace = doc(z.object({ position: z.int(), offer_expires_at: dateTime }), { id: 'WaitlistPlace' })
+
+export const detailParticipant = z.object({
+  id: z.int(),
+  ticket_collected: z.boolean(),
+  ticket_code: z.nullable(z.string()),
+  team: z.nullable(team),
+  /** When the door scanned the ticket; null until then. */
+  checked_in_at: dateTime,
+  /** The caller's own rating, 1 to 5; null before rating. */
+  rating: z.nullable(z.int()),
+  /** Null unless the caller is on the waitlist of a sold-out event. */
+  waitlist: z.nullable(waitlistPlace),
+  /** The caller's answers to the registration questions, by question id. */
+  answers: z.record(z.string(), z.string()),
+})
+
+/** When the server moves the event on by itself (API.md Part 2 "Event lifecycle"); each time or null. */
+export const schedule = doc(
+  z.object({
+    registration_opens_at: dateTime,
+    registration_closes_at: dateTime,
+    tickets_open_at: dateTime,
+    tickets_close_at: dateTime,
+    starts_at: dateTime,
+    ends_at: dateTime,
+  }),
+  { id: 'Schedule', description: 'ISO date-times with offset: at each, the event moves to the state that step starts.' },
+)
+
+export const QUESTION_KINDS = ['TEXT', 'LONG_TEXT', 'URL', 'CHOICE'] as const
+
+/** A registration question (API.md Part 2 "Registration questions"). */
+export const question = doc(
+  z.object({
+    id: z.string(),
+    label: z.string(),
+    kind: z.enum(QUESTION_KINDS),
+    options: z.array(z.string()),
+    required: z.boolean(),
+  }),
+  { id: 'Question' },
+)
+
+export const eventFields = {
+  id: z.int(),
+  name: z.string(),
+  description: z.string(),
+  event_page_image_url: url,
+  banner_url: url,
+  dates: z.array(z.string()),
+  venue: z.string(),
+  tags: z.array(z.string()),
+  organizer,
+  parent_id: z.nullable(z.int()),
+  children: z.array(z.object({ id: z.int() })),
+  state: z.enum(EVENT_STATES),
+  fee: z.int(),
+  ma_ppt: z.int(),
+  min_ppt: z.int(),
+  registration_type: z.enum(REGISTRATION_TYPES),
+  external_registration_link: url,
+  start_in_event_activity: z.boolean(),
+  in_event_activity: url,
+  is_ticket_feature_enabled: z.boolean(),
+  ticket_count: z.int(),
+  tickets_sold: z.int(),
+  schedule,
+}
+
+export const eventSummary = doc(
+  z.object({ ...eventFields, Participant: z.union([z.literal(false), summaryParticipant]) }),
+  { id: 'EventSummary', description: 'An event in a list: no `long_description`; `Participant` is false or the caller’s participation.' },
+)
+
+export const eventDetail = doc(
+  z.object({
+    ...eventFields,
+    long_description: z.string(),
+    questions: z.array(question),
+    Participant: z.union([z.literal(false), detailParticipant]),
+  }),
+  { id: 'EventDetail', description: '`ticket_code` is null until a ticket is collected.' },
+)
+
+export const eventsByState = z.partialRecord(z.enum(EVENT_STATES), z.array(eventSummary))
+
+export const myEvent = z.object({ id: z.int(), ticket_collected: z.boolean(), team: z.nullable(teamlet), event: eventSummary })
+
+export const council = doc(
+  z.object({ id: z.int(), name: z.string(), photo_url: url, phone_number: z.nullable(z.string()), email: z.nullable(z.string()) }),
+  { id: 'Council' },
+)
