@@ -145,7 +145,10 @@ export default defineConfig({
           groups: [
             // The libraries and the pure helpers the first screens share, in one file: it compresses ~1 KB
             // smaller than the four it replaced. No CSS in it, so nothing render-blocking joins index.html.
-            { name: 'start', test: /node_modules|src[\\/]lib[\\/](dates|event-href|home-sections)\.ts|src[\\/](api|components[\\/](layout|toast|spinner|offline-notice))[\\/]|src[\\/]stores[\\/](session|events|connection)\.ts|src[\\/](app|main)\.tsx|src[\\/]routes\.ts|contract[\\/]constants\.ts|preload-helper/ },
+            {
+              name: 'start',
+              test: /node_modules|src[\\/]lib[\\/](dates|event-href|home-sections)\.ts|src[\\/](api|components[\\/](layout|toast|spinner|offline-notice))[\\/]|src[\\/]stores[\\/](session|events|connection)\.ts|src[\\/](app|main)\.tsx|src[\\/]routes\.ts|contract[\\/]constants\.ts|preload-helper/,
+            },
           ],
         },
       },

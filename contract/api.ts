@@ -68,7 +68,6 @@ export const eventPathId = doc(
   { pattern: '^\\d{1,10}$', description: 'The event id; anything that names no event answers 404.' },
 )
 
-
 /** The student app's calls (API.md Part 1). */
 export const STUDENT_CALLS = {
   health: {
@@ -157,7 +156,10 @@ export const STUDENT_CALLS = {
     auth: 'bearer',
     tag: 'user',
     summary: 'Writes the onboarding fields (SPEC §5 rules and messages); `id`, if sent, must be the caller’s.',
-    body: z.pipe(z.transform((body: unknown) => (isFields(body) ? body : {})), profileUpdate),
+    body: z.pipe(
+      z.transform((body: unknown) => (isFields(body) ? body : {})),
+      profileUpdate,
+    ),
     answers: { 200: ok({ message, user }), ...bearer(403, 409) },
   },
   events: {
@@ -264,7 +266,6 @@ export const STUDENT_CALLS = {
 
 /** Every call of the API: Part 1 and Part 2's areas. */
 export const CALLS = { ...STUDENT_CALLS, ...ORG_CALLS, ...DOOR_CALLS, ...AROUND_CALLS } as const satisfies Record<string, CallSpec>
-
 
 export type CallName = keyof typeof CALLS
 export type Calls = typeof CALLS

@@ -1,14 +1,6 @@
 // Business constants of SPEC.md §3 and §9, shared by the app and the server.
 
-export const EVENT_STATES = [
-  'UPCOMING',
-  'REGISTRATION_OPEN',
-  'REGISTRATION_CLOSED',
-  'TICKET_OPEN',
-  'TICKET_CLOSED',
-  'ONGOING',
-  'COMPLETED',
-] as const
+export const EVENT_STATES = ['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING', 'COMPLETED'] as const
 export type EventState = (typeof EVENT_STATES)[number]
 
 /** The states an organiser sees: DRAFT comes first and exists only in the console (students never see it). */

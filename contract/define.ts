@@ -27,7 +27,9 @@ export const apiError = doc(z.object({ error: z.literal(true), message: z.string
 export function positiveId(field: string) {
   const error = (iss: { input?: unknown }) => (missing(iss.input) ? `${field} is a required field` : `${field} must be a positive whole number`)
   return z.pipe(
-    z.union([z.int({ error }).check(z.gte(1, { error }), z.lte(MAX_ID, { error })), z.string({ error }).check(z.regex(/^\s*\d{1,15}\s*$/, { error }))], { error }),
+    z.union([z.int({ error }).check(z.gte(1, { error }), z.lte(MAX_ID, { error })), z.string({ error }).check(z.regex(/^\s*\d{1,15}\s*$/, { error }))], {
+      error,
+    }),
     z.transform((value, ctx) => {
       const n = Number(value)
       if (n >= 1 && n <= MAX_ID) return n
@@ -44,7 +46,10 @@ export const isFields = (v: unknown): v is Record<string, unknown> => typeof v =
  * so anything that is not an object reads as no fields (and a call with fields then names the first missing one).
  */
 export function fields<S extends z.core.$ZodLooseShape>(shape: S) {
-  return z.pipe(z.transform((body: unknown) => (isFields(body) ? body : {})), z.object(shape))
+  return z.pipe(
+    z.transform((body: unknown) => (isFields(body) ? body : {})),
+    z.object(shape),
+  )
 }
 
 /** The body of a call that takes no fields: `true`, `{}`, an empty body, anything. */
@@ -99,4 +104,3 @@ export interface CallSpec {
 
 /** Answers of a bearer call: the refusals common to every call, 401, and the call's own. */
 export const bearer = (...statuses: number[]) => refusals(...ALWAYS, 401, ...statuses)
-

@@ -39,10 +39,10 @@ export const organizer = doc(z.object({ id: z.int(), name: z.string(), photo_url
 
 export const teamMember = z.object({ user: z.object({ id: z.int(), name: z.string(), photo_url: url }) })
 
-export const team = doc(
-  z.object({ id: z.int(), name: z.string(), invite_code: z.string(), leader_id: z.int(), Participant: z.array(teamMember) }),
-  { id: 'Team', description: 'Members leader first, then by joining order.' },
-)
+export const team = doc(z.object({ id: z.int(), name: z.string(), invite_code: z.string(), leader_id: z.int(), Participant: z.array(teamMember) }), {
+  id: 'Team',
+  description: 'Members leader first, then by joining order.',
+})
 
 export const teamlet = z.object({ id: z.int(), name: z.string() })
 
@@ -121,10 +121,10 @@ export const eventFields = {
   schedule,
 }
 
-export const eventSummary = doc(
-  z.object({ ...eventFields, Participant: z.union([z.literal(false), summaryParticipant]) }),
-  { id: 'EventSummary', description: 'An event in a list: no `long_description`; `Participant` is false or the caller’s participation.' },
-)
+export const eventSummary = doc(z.object({ ...eventFields, Participant: z.union([z.literal(false), summaryParticipant]) }), {
+  id: 'EventSummary',
+  description: 'An event in a list: no `long_description`; `Participant` is false or the caller’s participation.',
+})
 
 export const eventDetail = doc(
   z.object({
@@ -140,7 +140,6 @@ export const eventsByState = z.partialRecord(z.enum(EVENT_STATES), z.array(event
 
 export const myEvent = z.object({ id: z.int(), ticket_collected: z.boolean(), team: z.nullable(teamlet), event: eventSummary })
 
-export const council = doc(
-  z.object({ id: z.int(), name: z.string(), photo_url: url, phone_number: z.nullable(z.string()), email: z.nullable(z.string()) }),
-  { id: 'Council' },
-)
+export const council = doc(z.object({ id: z.int(), name: z.string(), photo_url: url, phone_number: z.nullable(z.string()), email: z.nullable(z.string()) }), {
+  id: 'Council',
+})

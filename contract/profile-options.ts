@@ -25,20 +25,8 @@ const BRANCHES_2027 = [
 
 /** Branch names by graduation year, as shown to students (spaces, not underscores). */
 export const BRANCHES_BY_YEAR: Record<number, readonly string[]> = {
-  2025: [
-    'Computer Engineering',
-    'Information Technology',
-    'Electronics',
-    'Mechanical',
-    'Electronics And Telecommunications',
-  ],
-  2026: [
-    'Computer Engineering',
-    'Information Technology',
-    'Mechanical',
-    'Electronics And Telecommunications',
-    'Electronics And Computers',
-  ],
+  2025: ['Computer Engineering', 'Information Technology', 'Electronics', 'Mechanical', 'Electronics And Telecommunications'],
+  2026: ['Computer Engineering', 'Information Technology', 'Mechanical', 'Electronics And Telecommunications', 'Electronics And Computers'],
   2027: BRANCHES_2027,
   2028: [...BRANCHES_2027, 'Computer Science And Business Systems', 'Electronics VLSI'],
 }

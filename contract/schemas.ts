@@ -11,8 +11,7 @@ export { MESSAGES }
 
 const missing = (input: unknown) => input === undefined || input === null || input === ''
 
-const text = (required: string, invalid = required) =>
-  z.string({ error: (iss) => (missing(iss.input) ? required : invalid) })
+const text = (required: string, invalid = required) => z.string({ error: (iss) => (missing(iss.input) ? required : invalid) })
 
 export const phoneNumber = text(MESSAGES.phoneRequired, MESSAGES.phoneDigits).check(
   z.minLength(1, MESSAGES.phoneRequired),
@@ -30,25 +29,17 @@ export const gender = z.enum(GENDERS, {
 
 export const graduationYear = z
   .number({ error: (iss) => (missing(iss.input) ? MESSAGES.yearRequired : MESSAGES.yearNumber) })
-  .check(
-    z.refine((n) => (GRADUATION_YEARS as readonly number[]).includes(n), MESSAGES.yearRange),
-  )
+  .check(z.refine((n) => (GRADUATION_YEARS as readonly number[]).includes(n), MESSAGES.yearRange))
 
 export const branch = text(MESSAGES.branchRequired).check(z.minLength(1, MESSAGES.branchRequired))
 
-export const interests = z
-  .array(z.string(), { error: MESSAGES.interestsRequired })
-  .check(
-    z.minLength(1, MESSAGES.interestsRequired),
-    z.refine(
-      (list) => list.every((i) => (INTEREST_OPTIONS as readonly string[]).includes(i)),
-      MESSAGES.interestsUnknown,
-    ),
-  )
+export const interests = z.array(z.string(), { error: MESSAGES.interestsRequired }).check(
+  z.minLength(1, MESSAGES.interestsRequired),
+  z.refine((list) => list.every((i) => (INTEREST_OPTIONS as readonly string[]).includes(i)), MESSAGES.interestsUnknown),
+)
 
 /** Whether a branch (wire form, underscored) is offered for a graduation year. */
-export const branchFitsYear = (wireBranch: string, year: number) =>
-  (BRANCHES_BY_YEAR[year] ?? []).includes(branchFromWire(wireBranch))
+export const branchFitsYear = (wireBranch: string, year: number) => (BRANCHES_BY_YEAR[year] ?? []).includes(branchFromWire(wireBranch))
 
 export const personalStep = z.object({ phone_number: phoneNumber, roll_number: rollNumber, gender })
 export const educationalStep = z.object({ year: graduationYear, branch })
@@ -58,14 +49,12 @@ export const interestStep = z.object({ interests })
 export const onboardingFields = { ...personalStep.shape, ...educationalStep.shape, ...interestStep.shape }
 
 /** The whole onboarding payload (SPEC §3); the profile update call adds id, degree and college (contract/api.ts). */
-export const onboardingPayload = z
-  .object(onboardingFields)
-  .check(
-    z.refine((p) => branchFitsYear(p.branch, p.year), {
-      message: MESSAGES.branchForYear,
-      path: ['branch'],
-    }),
-  )
+export const onboardingPayload = z.object(onboardingFields).check(
+  z.refine((p) => branchFitsYear(p.branch, p.year), {
+    message: MESSAGES.branchForYear,
+    path: ['branch'],
+  }),
+)
 export type OnboardingPayload = z.infer<typeof onboardingPayload>
 
 export const createTeamForm = z.object({

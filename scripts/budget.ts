@@ -30,8 +30,7 @@ type Manifest = Record<string, ManifestChunk>
 /** The screen of `/` (src/routes.ts): lazy, but part of the first load of `/`. */
 const HOME_ROUTE = 'src/pages/home/index.tsx'
 
-export const brotliSize = (bytes: Buffer | string) =>
-  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+export const brotliSize = (bytes: Buffer | string) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
 
 /** The asset paths (relative to dist, no leading slash) that index.html loads itself; `scriptsOnly`: just its scripts. */
 export function htmlAssets(html: string, scriptsOnly = false): string[] {

@@ -75,7 +75,9 @@ export function startupLines({ config, demo }: Started): string[] {
       : `The API is running at ${config.appUrl}/api/v1, but the app is not built (no ${config.staticDir}/index.html): run npm run build, or npm start, which builds it first.`,
   ]
   if (demo) {
-    lines.push(`Demo data loaded: ${Object.keys(demo.councils).length} councils and ${Object.keys(demo.events).length} events, dated around today (only on a first start; later starts keep the data as it is).`)
+    lines.push(
+      `Demo data loaded: ${Object.keys(demo.councils).length} councils and ${Object.keys(demo.events).length} events, dated around today (only on a first start; later starts keep the data as it is).`,
+    )
   } else if (!config.production) {
     lines.push('Demo data: not loaded, the database already holds councils (demo data is only loaded into an empty one).')
   }

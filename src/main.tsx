@@ -30,8 +30,7 @@ if (first?.layout !== false) {
 }
 
 // A finger on a link is ~100 ms ahead of its click: fetch that screen's code now.
-const preloadFromLink = (event: Event) =>
-  preloadRoute((event.target as Element | null)?.closest?.('a[href]')?.getAttribute('href'))
+const preloadFromLink = (event: Event) => preloadRoute((event.target as Element | null)?.closest?.('a[href]')?.getAttribute('href'))
 // pointerdown covers fingers, mice and pens alike (every phone browser has Pointer Events).
 addEventListener('pointerdown', preloadFromLink, { passive: true, capture: true })
 

@@ -59,5 +59,7 @@ export function matchRoute(url: string): RouteEntry | undefined {
 /** Starts fetching the code of the screen at `url` (same-origin paths only); safe to call repeatedly. */
 export function preloadRoute(url: string | null | undefined) {
   if (!url || !url.startsWith('/') || url.startsWith('//')) return
-  matchRoute(url)?.component.preload().catch(() => {})
+  matchRoute(url)
+    ?.component.preload()
+    .catch(() => {})
 }

@@ -64,7 +64,12 @@ const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b)
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10
 }
-const row = (fields: Omit<Row, 'p50' | 'p95' | 'n'>, times: number[]): Row => ({ ...fields, p50: percentile(times, 50), p95: percentile(times, 95), n: times.length })
+const row = (fields: Omit<Row, 'p50' | 'p95' | 'n'>, times: number[]): Row => ({
+  ...fields,
+  p50: percentile(times, 50),
+  p95: percentile(times, 95),
+  n: times.length,
+})
 
 function nodeRows(): Row[] {
   const rows: Row[] = []
@@ -105,7 +110,11 @@ async function chromiumRows(): Promise<Row[]> {
       for (const frames of ['ticket', 'no ticket'] as const) {
         const scene = frames === 'ticket' ? view : empty(view)
         const file = join(dir, `${name}-${frames.replace(' ', '-')}.y4m`)
-        writeY4m(file, Array.from({ length: 4 }, (_, k) => renderScene({ ...scene, text: TICKET, seed: k + 1 })), view)
+        writeY4m(
+          file,
+          Array.from({ length: 4 }, (_, k) => renderScene({ ...scene, text: TICKET, seed: k + 1 })),
+          view,
+        )
         let browser: Browser | undefined
         try {
           browser = await launchWithFakeCamera(launchOptions, file)
@@ -156,7 +165,12 @@ async function chromiumRows(): Promise<Row[]> {
           // by the same work on the 4×-throttled main thread.
           const slow = timed[4]
           const composed = slow.roundTrip.map((t, i) => t - slow.worker[i] + slow.main[i])
-          rows.push(row({ where: 'chromium, CPU 4× (worker too)', size: name, frames, what: 'frame to answer (composed)', read: slow.read, loadAverage: load() }, composed))
+          rows.push(
+            row(
+              { where: 'chromium, CPU 4× (worker too)', size: name, frames, what: 'frame to answer (composed)', read: slow.read, loadAverage: load() },
+              composed,
+            ),
+          )
         } finally {
           await browser?.close()
         }
@@ -190,7 +204,9 @@ async function main() {
       `${r.where.padEnd(30)} ${r.size.padEnd(9)} ${r.frames.padEnd(10)} ${r.what.padEnd(27)} ${String(r.p50).padStart(6)}  ${String(r.p95).padStart(6)}  ${`${r.read}/${r.n}`.padStart(6)}  ${r.loadAverage}`,
     )
   }
-  console.log(`\nWorst time from a ticket coming into view to its answer (p95 of a frame without it, at least the ${INTERVAL_MS} ms between frames, plus p95 of a frame with it):`)
+  console.log(
+    `\nWorst time from a ticket coming into view to its answer (p95 of a frame without it, at least the ${INTERVAL_MS} ms between frames, plus p95 of a frame with it):`,
+  )
   const worst: Record<string, number | undefined> = {}
   for (const { name } of SIZES) {
     for (const [where, what] of [
@@ -199,11 +215,16 @@ async function main() {
     ]) {
       const ms = worstCase(rows, where, what, name)
       worst[`${where} ${name}`] = ms
-      console.log(`  ${where.padEnd(30)} ${name.padEnd(9)} ${ms ?? '—'} ms${where.includes('4×') && ms !== undefined ? ` (target ≤ ${TARGET_MS} ms: ${ms <= TARGET_MS ? 'met' : 'MISSED'})` : ''}`)
+      console.log(
+        `  ${where.padEnd(30)} ${name.padEnd(9)} ${ms ?? '—'} ms${where.includes('4×') && ms !== undefined ? ` (target ≤ ${TARGET_MS} ms: ${ms <= TARGET_MS ? 'met' : 'MISSED'})` : ''}`,
+      )
     }
   }
   mkdirSync('bench-results', { recursive: true })
-  writeFileSync('bench-results/door-decoder.json', JSON.stringify({ runs: RUNS, node: process.version, chromium: chromiumVersion, rows, worst }, null, 2) + '\n')
+  writeFileSync(
+    'bench-results/door-decoder.json',
+    JSON.stringify({ runs: RUNS, node: process.version, chromium: chromiumVersion, rows, worst }, null, 2) + '\n',
+  )
   console.log('\nbench-results/door-decoder.json written.')
 }
 

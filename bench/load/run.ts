@@ -193,7 +193,15 @@ async function main() {
   const server: RunningServer = await startServer()
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
   const results: Record<string, { runs: Run[]; codeDataReady: unknown; homeVisible: unknown; bytes: unknown; layoutShift: number; targets: unknown[] }> = {}
   try {
@@ -226,7 +234,9 @@ async function main() {
           }),
         }
         results[key] = entry
-        console.error(`  measured ${key}: ${runs.map((r) => `ready ${r.codeDataReady} content ${r.contentRendered} visible ${r.homeVisible} ms, ${r.bytes} B`).join(' | ')}`)
+        console.error(
+          `  measured ${key}: ${runs.map((r) => `ready ${r.codeDataReady} content ${r.contentRendered} visible ${r.homeVisible} ms, ${r.bytes} B`).join(' | ')}`,
+        )
       }
     }
   } finally {
@@ -241,7 +251,9 @@ async function main() {
     const targets = (r.targets as { metric: string; target: number; median: number; met: boolean }[])
       .map((t) => `${t.metric} ≤ ${t.target} ms: ${t.met ? 'met' : 'MISSED'}`)
       .join('; ')
-    console.log(`${key.padEnd(12)} ${fmt(r.codeDataReady, ' ms').padEnd(24)} ${fmt(r.homeVisible, ' ms').padEnd(24)} ${fmt(r.bytes, ' B').padEnd(26)} ${String(r.layoutShift).padEnd(8)} ${targets}`)
+    console.log(
+      `${key.padEnd(12)} ${fmt(r.codeDataReady, ' ms').padEnd(24)} ${fmt(r.homeVisible, ' ms').padEnd(24)} ${fmt(r.bytes, ' B').padEnd(26)} ${String(r.layoutShift).padEnd(8)} ${targets}`,
+    )
   }
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(

@@ -51,13 +51,28 @@ async function seed(url: string): Promise<{ eventId: number; userIds: number[] }
   const [council] = await db.insert(schema.councils).values({ slug: 'bench', name: 'Bench Council' }).returning({ id: schema.councils.id })
   const [event] = await db
     .insert(schema.events)
-    .values({ slug: 'rush', name: 'The Rush', organizerId: council.id, state: 'TICKET_OPEN', isTicketFeatureEnabled: true, ticketCount: TICKETS, dates: ['2026-12-01T19:00:00+05:30'] })
+    .values({
+      slug: 'rush',
+      name: 'The Rush',
+      organizerId: council.id,
+      state: 'TICKET_OPEN',
+      isTicketFeatureEnabled: true,
+      ticketCount: TICKETS,
+      dates: ['2026-12-01T19:00:00+05:30'],
+    })
     .returning({ id: schema.events.id })
   const userIds: number[] = []
   for (let i = 0; i < STUDENTS; i += 500) {
     const rows = await db
       .insert(schema.users)
-      .values(Array.from({ length: Math.min(500, STUDENTS - i) }, (_, j) => ({ issuer: 'bench', subject: `s${i + j}`, email: `s${i + j}@example.edu`, name: `Student ${i + j}` })))
+      .values(
+        Array.from({ length: Math.min(500, STUDENTS - i) }, (_, j) => ({
+          issuer: 'bench',
+          subject: `s${i + j}`,
+          email: `s${i + j}@example.edu`,
+          name: `Student ${i + j}`,
+        })),
+      )
       .returning({ id: schema.users.id })
     await db.insert(schema.participants).values(rows.map((r) => ({ eventId: event.id, userId: r.id })))
     userIds.push(...rows.map((r) => r.id))
@@ -131,7 +146,14 @@ function post(url: URL, path: string, body: string, headers: Record<string, stri
   const started = performance.now()
   return new Promise((resolve) => {
     const req = request(
-      { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+      },
       (res) => {
         let text = ''
         res.setEncoding('utf8')
@@ -206,7 +228,13 @@ async function soldIn(databaseUrl: string, eventId: number) {
       (SELECT count(DISTINCT p.ticket_code)::int FROM participants p WHERE p.event_id = e.id AND p.ticket_collected) AS codes
     FROM events e WHERE e.id = ${eventId}`
   await sql.end()
-  return { ticketCount: row.count as number, counter: row.counter as number, collected: row.collected as number, distinctCodes: row.codes as number, oversold: Math.max(0, (row.collected as number) - (row.count as number)) }
+  return {
+    ticketCount: row.count as number,
+    counter: row.counter as number,
+    collected: row.collected as number,
+    distinctCodes: row.codes as number,
+    oversold: Math.max(0, (row.collected as number) - (row.count as number)),
+  }
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc; 0 where /proc is not there. */
@@ -251,22 +279,42 @@ async function realScenario(instances: number) {
     const bearer = new Map<number, string>()
     for (const id of userIds) bearer.set(id, `Bearer ${await sign(id)}`)
     // Warm-up: open connections and load the code paths, with reads that change nothing.
-    await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/get/' + eventId, 'true', { authorization: bearer.get(userIds[i])! })))
+    await pool(
+      Array.from(
+        { length: CONCURRENCY },
+        (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/get/' + eventId, 'true', { authorization: bearer.get(userIds[i])! }),
+      ),
+    )
     // ... and the claim path (the handler, the database function and its prepared statement on each pooled
     // connection) with claims for an event that does not exist: 404, nothing written. A server in a real rush
     // has been up for a while; a fresh child's first claims would otherwise pay compilation, not the claim.
     // Each uses one of its student's 30 writes a minute; the rush then sends at most two.
     const missing = JSON.stringify({ event_id: eventId + 1_000_000 })
-    const warm = await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', missing, { authorization: bearer.get(userIds[i])! })))
-    if (!warm.answers.every((a) => a.status === 404)) throw new Error(`claim warm-up: expected 404 for an unknown event, got ${[...new Set(warm.answers.map((a) => a.status))]}`)
+    const warm = await pool(
+      Array.from(
+        { length: CONCURRENCY },
+        (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', missing, { authorization: bearer.get(userIds[i])! }),
+      ),
+    )
+    if (!warm.answers.every((a) => a.status === 404))
+      throw new Error(`claim warm-up: expected 404 for an unknown event, got ${[...new Set(warm.answers.map((a) => a.status))]}`)
 
     const body = JSON.stringify({ event_id: eventId })
     const order = claimOrder(userIds)
     const loadAverage = Math.round(loadavg()[0] * 100) / 100 // the 1-minute load of the whole machine: others' work shows here
     const cpu = await cpuMeter(databaseUrl, servers)
-    const { answers, seconds } = await pool(order.map((id, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })))
+    const { answers, seconds } = await pool(
+      order.map((id, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })),
+    )
     const cpuMsPerClaim = await cpu.perClaim(answers.length)
-    return { scenario: `${instances} instance${instances > 1 ? 's' : ''} of the server`, instances, ...summarize(answers, seconds), cpuMsPerClaim, loadAverage, database: await soldIn(databaseUrl, eventId) }
+    return {
+      scenario: `${instances} instance${instances > 1 ? 's' : ''} of the server`,
+      instances,
+      ...summarize(answers, seconds),
+      cpuMsPerClaim,
+      loadAverage,
+      database: await soldIn(databaseUrl, eventId),
+    }
   } finally {
     await Promise.all(servers.map((s) => s.stop()))
   }
@@ -300,18 +348,26 @@ async function unsafeScenario() {
     const url = new URL(`http://127.0.0.1:${port}`)
     const body = JSON.stringify({ event_id: eventId })
     const { answers, seconds } = await pool(claimOrder(userIds).map((id) => () => post(url, '/unsafe-claim', body, { 'x-user-id': String(id) })))
-    return { scenario: 'negative control: unsafe read-then-write claim (bench-only route)', instances: 1, ...summarize(answers, seconds), database: await soldIn(databaseUrl, eventId) }
+    return {
+      scenario: 'negative control: unsafe read-then-write claim (bench-only route)',
+      instances: 1,
+      ...summarize(answers, seconds),
+      database: await soldIn(databaseUrl, eventId),
+    }
   } finally {
     await app.close()
     await sql.end()
   }
 }
 
-type Result = Omit<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'> & Partial<Pick<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'>>
+type Result = Omit<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'> &
+  Partial<Pick<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'>>
 
 function print(r: Result) {
   console.log(`\n== ${r.scenario}`)
-  console.log(`   tickets sold: ${r.database.collected} of ${r.database.ticketCount} (counter ${r.database.counter}, distinct codes ${r.database.distinctCodes}), oversold: ${r.database.oversold}`)
+  console.log(
+    `   tickets sold: ${r.database.collected} of ${r.database.ticketCount} (counter ${r.database.counter}, distinct codes ${r.database.distinctCodes}), oversold: ${r.database.oversold}`,
+  )
   console.log(`   answers: ${r.requests} claims, ${r.ok} OK, 5xx/network: ${r.fiveXX}; every refusal a 409 with a message: ${r.refusalsAll409}`)
   for (const [reason, n] of Object.entries(r.refusals)) console.log(`   refused ${n}× ${reason}`)
   console.log(`   latency ms p50 ${r.latencyMs.p50}  p95 ${r.latencyMs.p95}  p99 ${r.latencyMs.p99}  max ${r.latencyMs.max}`)
@@ -327,14 +383,17 @@ const how = {
   tickets: TICKETS,
   doubleTapShare: DOUBLE_TAP,
   concurrency: CONCURRENCY,
-  transport: 'HTTP/1.1 keep-alive from this process to build/server/main.js child processes (the compiled server, as npm start runs it); round-robin across instances',
+  transport:
+    'HTTP/1.1 keep-alive from this process to build/server/main.js child processes (the compiled server, as npm start runs it); round-robin across instances',
   database: ADMIN_URL.replace(/\/\/[^@]*@/, '//…@'),
   redis: REDIS_URL,
   cpus: cpus().length,
   node: process.version,
   startedAt: new Date().toISOString(),
 }
-console.log(`rush: ${STUDENTS} registered students, ${TICKETS} tickets, ${CONCURRENCY} claims in flight, ${Math.round(DOUBLE_TAP * 100)}% double taps; ${how.cpus} CPUs, Node ${how.node}`)
+console.log(
+  `rush: ${STUDENTS} registered students, ${TICKETS} tickets, ${CONCURRENCY} claims in flight, ${Math.round(DOUBLE_TAP * 100)}% double taps; ${how.cpus} CPUs, Node ${how.node}`,
+)
 
 const results = []
 try {
@@ -366,9 +425,16 @@ const targets = {
   p99Within250ms: one.latencyMs.p99 <= 250 && two.latencyMs.p99 <= 250,
   negativeControlOversold: control.database.oversold > 0,
 }
-console.log('\ntargets:', Object.entries(targets).map(([k, v]) => `${v ? 'PASS' : 'FAIL'} ${k}`).join('\n         '))
+console.log(
+  '\ntargets:',
+  Object.entries(targets)
+    .map(([k, v]) => `${v ? 'PASS' : 'FAIL'} ${k}`)
+    .join('\n         '),
+)
 mkdirSync('bench-results', { recursive: true })
 writeFileSync('bench-results/rush.json', JSON.stringify({ how, results, targets }, null, 2) + '\n')
 console.log('written: bench-results/rush.json')
-const correctness = Object.entries(targets).filter(([k]) => k !== 'p99Within250ms').every(([, v]) => v)
+const correctness = Object.entries(targets)
+  .filter(([k]) => k !== 'p99Within250ms')
+  .every(([, v]) => v)
 process.exit(correctness ? 0 : 1)

@@ -44,8 +44,7 @@ export const DEV_PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE,
 export const devPagePolicy = (appOrigin: string) =>
   `default-src 'none'; style-src ${DEV_PAGE_STYLE_HASH}; form-action 'self' ${appOrigin}; base-uri 'none'; frame-ancestors 'none'`
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** The page, its form posting to `action`, showing a refused attempt's message and values again. */
 export function devPage(action: string, form: DevForm): string {

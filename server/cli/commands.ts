@@ -136,7 +136,9 @@ async function setRole(db: Db, args: string[], granted: boolean) {
     throw new CliError(`Unknown role "${role}": use admin or organizer.\n${ROLE_USAGE}`)
   }
   if (ids.length === 0) {
-    throw new CliError(`No user with the e-mail ${email} has signed in yet: ask them to sign in once (or create a support account with \`token ${email}\`), then run this again.`)
+    throw new CliError(
+      `No user with the e-mail ${email} has signed in yet: ask them to sign in once (or create a support account with \`token ${email}\`), then run this again.`,
+    )
   }
   const action = granted ? 'role.grant' : 'role.revoke'
   await recordAudit(db, { actorId: null, actorKind: 'cli', action, councilId, after: { email, role, council_id: councilId, users: ids } })

@@ -16,7 +16,9 @@ export interface ImportResult {
 /** Every problem of a file at once, so the operator fixes them in one go. Nothing was written. */
 export class CatalogueError extends Error {
   constructor(readonly problems: string[]) {
-    super(`The import file was not imported (nothing was written); fix ${problems.length === 1 ? 'this problem' : `these ${problems.length} problems`}:\n${problems.map((p) => `- ${p}`).join('\n')}`)
+    super(
+      `The import file was not imported (nothing was written); fix ${problems.length === 1 ? 'this problem' : `these ${problems.length} problems`}:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+    )
     this.name = 'CatalogueError'
   }
 }
@@ -24,23 +26,20 @@ export class CatalogueError extends Error {
 const missing = (input: unknown) => input === undefined || input === null || input === ''
 
 /** A string field; `what` completes "must be ..." when the value has the wrong type. */
-const text = (what = 'text') =>
-  z.string({ error: (iss) => (missing(iss.input) ? 'is required' : `must be ${what}`) })
+const text = (what = 'text') => z.string({ error: (iss) => (missing(iss.input) ? 'is required' : `must be ${what}`) })
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/
-const slug = text('a slug').check(
-  z.regex(SLUG, 'must be a slug: lower-case letters, digits and hyphens, at most 80 characters, e.g. "tech-fest"'),
-)
+const slug = text('a slug').check(z.regex(SLUG, 'must be a slug: lower-case letters, digits and hyphens, at most 80 characters, e.g. "tech-fest"'))
 
 const nonEmpty = (max: number) =>
-  text().check(z.refine((s) => s.trim().length > 0, 'is required'), z.maxLength(max, `must be at most ${max} characters`))
+  text().check(
+    z.refine((s) => s.trim().length > 0, 'is required'),
+    z.maxLength(max, `must be at most ${max} characters`),
+  )
 
 /** An image or page: an absolute http(s) URL, or a path on this server such as /demo/logo.svg. */
 const isLink = (s: string) => /^\/[^/\\]/.test(s) || /^https?:\/\/[^\s/]+/.test(s)
-const link = z._default(
-  z.nullable(text('a URL or null').check(z.refine(isLink, 'must be an http(s) URL or a path starting with /'))),
-  null,
-)
+const link = z._default(z.nullable(text('a URL or null').check(z.refine(isLink, 'must be an http(s) URL or a path starting with /'))), null)
 
 /** ISO-8601 date-time with an offset, e.g. 2026-03-14T10:00:00+05:30; the calendar needs the offset. */
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
@@ -52,8 +51,7 @@ export function isIsoDateTime(s: string): boolean {
   return +mo >= 1 && +mo <= 12 && +d >= 1 && +d <= days && +h < 24 && +mi < 60 && +se < 60 && +oh < 24 && +om < 60
 }
 
-const wholeNumber = (min: number, what: string) =>
-  z.int({ error: `must be a whole number${what}` }).check(z.gte(min, `must be a whole number${what}`))
+const wholeNumber = (min: number, what: string) => z.int({ error: `must be a whole number${what}` }).check(z.gte(min, `must be a whole number${what}`))
 
 const flag = z._default(z.boolean({ error: 'must be true or false' }), false)
 
@@ -63,13 +61,12 @@ const councilSchema = z.strictObject(
     name: nonEmpty(120),
     photo_url: link,
     phone_number: z._default(
-      z.nullable(text(`${PHONE_DIGITS} digits or null`).check(z.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), `must be exactly ${PHONE_DIGITS} digits, without +91`))),
+      z.nullable(
+        text(`${PHONE_DIGITS} digits or null`).check(z.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), `must be exactly ${PHONE_DIGITS} digits, without +91`)),
+      ),
       null,
     ),
-    email: z._default(
-      z.nullable(text('an e-mail address or null').check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'))),
-      null,
-    ),
+    email: z._default(z.nullable(text('an e-mail address or null').check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'))), null),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be an object') },
 )
@@ -234,7 +231,8 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
         if (e.parent === e.slug) problems.push(`${where}.parent: an event cannot be its own parent`)
         else if (!parentOf.has(e.parent)) problems.push(`${where}.parent: no event with slug "${e.parent}" in the file or the database`)
         // One level only: the app lists a parent's children, and a child of a child would show nowhere.
-        else if (typeof parentOf.get(e.parent) === 'string') problems.push(`${where}.parent: "${e.parent}" is itself a child event; a parent must be a top-level event`)
+        else if (typeof parentOf.get(e.parent) === 'string')
+          problems.push(`${where}.parent: "${e.parent}" is itself a child event; a parent must be a top-level event`)
       }
       const sold = storedBySlug.get(e.slug)?.ticketsSold ?? 0
       if (e.ticketCount < sold) problems.push(`${where}.ticket_count: ${e.ticketCount} is below the ${sold} tickets already claimed`)
@@ -269,7 +267,10 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
 
     const councilIds = new Map(Object.entries(result.councils))
     if (knownCouncils.size) {
-      for (const r of await tx.select({ id: councils.id, slug: councils.slug }).from(councils).where(inArray(councils.slug, [...knownCouncils]))) {
+      for (const r of await tx
+        .select({ id: councils.id, slug: councils.slug })
+        .from(councils)
+        .where(inArray(councils.slug, [...knownCouncils]))) {
         councilIds.set(r.slug, r.id)
       }
     }
@@ -308,9 +309,25 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
           set: Object.fromEntries(
             (
               [
-                'name', 'description', 'longDescription', 'eventPageImageUrl', 'bannerUrl', 'dates', 'venue', 'tags',
-                'organizerId', 'parentId', 'state', 'fee', 'maPpt', 'registrationType', 'externalRegistrationLink',
-                'startInEventActivity', 'inEventActivity', 'isTicketFeatureEnabled', 'ticketCount',
+                'name',
+                'description',
+                'longDescription',
+                'eventPageImageUrl',
+                'bannerUrl',
+                'dates',
+                'venue',
+                'tags',
+                'organizerId',
+                'parentId',
+                'state',
+                'fee',
+                'maPpt',
+                'registrationType',
+                'externalRegistrationLink',
+                'startInEventActivity',
+                'inEventActivity',
+                'isTicketFeatureEnabled',
+                'ticketCount',
               ] as const
             ).map((k) => [k, sql.raw(`excluded."${events[k].name}"`)]),
           ),

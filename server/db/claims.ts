@@ -69,7 +69,12 @@ export function claimsRepository(db: Db) {
     while (queue.waiting.length > 0) {
       const batch = queue.waiting.splice(0, CLAIM_BATCH)
       try {
-        const statuses = await callClaimTickets(db, eventId, batch.map((w) => w.userId), batch.map((w) => w.code))
+        const statuses = await callClaimTickets(
+          db,
+          eventId,
+          batch.map((w) => w.userId),
+          batch.map((w) => w.code),
+        )
         batch.forEach((w, i) => w.resolve(statuses[i]))
       } catch (err) {
         for (const w of batch) w.reject(err)

@@ -64,11 +64,20 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<ImportResu
   if (most === 0) return ids
   const attendees = await db
     .insert(users)
-    .values(Array.from({ length: most }, (_, i) => ({ issuer: 'demo', subject: `attendee-${i + 1}`, email: `attendee${i + 1}@demo.invalid`, name: `Demo Attendee ${i + 1}` })))
+    .values(
+      Array.from({ length: most }, (_, i) => ({
+        issuer: 'demo',
+        subject: `attendee-${i + 1}`,
+        email: `attendee${i + 1}@demo.invalid`,
+        name: `Demo Attendee ${i + 1}`,
+      })),
+    )
     .returning({ id: users.id })
   for (const [eventId, n] of held) {
     if (n === 0) continue
-    await db.insert(participants).values(attendees.slice(0, n).map((a) => ({ eventId, userId: a.id, ticketCollected: true, ticketCode: newTicketCode(), ticketCollectedAt: now })))
+    await db
+      .insert(participants)
+      .values(attendees.slice(0, n).map((a) => ({ eventId, userId: a.id, ticketCollected: true, ticketCode: newTicketCode(), ticketCollectedAt: now })))
   }
   return ids
 }

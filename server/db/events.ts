@@ -109,7 +109,10 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
 export function eventsRepository(db: Db) {
   /** The event's row for choosing a refusal, or null. */
   async function find(eventId: number) {
-    const [event] = await db.select().from(events).where(and(eq(events.id, eventId), published))
+    const [event] = await db
+      .select()
+      .from(events)
+      .where(and(eq(events.id, eventId), published))
     return event ?? null
   }
 
@@ -260,7 +263,11 @@ export function eventsRepository(db: Db) {
     /** The operator's state change (CLI); null when there is no such event. */
     async setState(eventId: number, state: AnyEventState) {
       // A manual move wins over the schedule: every step timed up to now counts as done (API.md Part 2).
-      const [row] = await db.update(events).set({ state, scheduleAppliedThrough: sql`now()` }).where(eq(events.id, eventId)).returning({ id: events.id, slug: events.slug, state: events.state })
+      const [row] = await db
+        .update(events)
+        .set({ state, scheduleAppliedThrough: sql`now()` })
+        .where(eq(events.id, eventId))
+        .returning({ id: events.id, slug: events.slug, state: events.state })
       return row ?? null
     },
   }

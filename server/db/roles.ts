@@ -25,11 +25,7 @@ const person = { id: users.id, name: users.name, email: users.email }
 
 /** The ids of the accounts signed in with `email` (compared without case), oldest first. */
 async function accountsOf(db: Db, email: string): Promise<number[]> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email.trim()})`)
-    .orderBy(asc(users.id))
+  const rows = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`).orderBy(asc(users.id))
   return rows.map((r) => r.id)
 }
 
@@ -40,7 +36,9 @@ export function rolesRepository(db: Db) {
       const [row] = await db
         .select({
           admin: users.isAdmin,
-          councils: sql<number[]>`coalesce(array(SELECT ${councilOrganizers.councilId} FROM ${councilOrganizers} WHERE ${councilOrganizers.userId} = ${users.id} ORDER BY 1), '{}')`,
+          councils: sql<
+            number[]
+          >`coalesce(array(SELECT ${councilOrganizers.councilId} FROM ${councilOrganizers} WHERE ${councilOrganizers.userId} = ${users.id} ORDER BY 1), '{}')`,
           doorEvents: sql<number[]>`coalesce(array(SELECT ${eventStaff.eventId} FROM ${eventStaff} WHERE ${eventStaff.userId} = ${users.id} ORDER BY 1), '{}')`,
         })
         .from(users)
@@ -83,7 +81,11 @@ export function rolesRepository(db: Db) {
     /** The councils the user manages: every council for an admin. */
     async managedCouncils(userId: number): Promise<number[]> {
       if (await this.isAdmin(userId)) return (await db.select({ id: councils.id }).from(councils).orderBy(asc(councils.id))).map((r) => r.id)
-      const rows = await db.select({ id: councilOrganizers.councilId }).from(councilOrganizers).where(eq(councilOrganizers.userId, userId)).orderBy(asc(councilOrganizers.councilId))
+      const rows = await db
+        .select({ id: councilOrganizers.councilId })
+        .from(councilOrganizers)
+        .where(eq(councilOrganizers.userId, userId))
+        .orderBy(asc(councilOrganizers.councilId))
       return rows.map((r) => r.id)
     },
 

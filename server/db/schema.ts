@@ -136,10 +136,7 @@ export const teams = pgTable(
       .references(() => users.id),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('teams_event_name').on(t.eventId, sql`lower(${t.name})`),
-    uniqueIndex('teams_event_invite_code').on(t.eventId, t.inviteCode),
-  ],
+  (t) => [uniqueIndex('teams_event_name').on(t.eventId, sql`lower(${t.name})`), uniqueIndex('teams_event_invite_code').on(t.eventId, t.inviteCode)],
 )
 
 export const participants = pgTable(

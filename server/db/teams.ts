@@ -83,10 +83,7 @@ async function createTeam(db: Db, input: CreateTeamInput, generate: InviteCodeGe
       try {
         // A savepoint, so a taken code can be retried without losing the transaction.
         const [row] = await tx.transaction((sp) =>
-          sp
-            .insert(teams)
-            .values({ eventId: event.id, name, inviteCode: code, leaderId: input.userId })
-            .returning({ id: teams.id }),
+          sp.insert(teams).values({ eventId: event.id, name, inviteCode: code, leaderId: input.userId }).returning({ id: teams.id }),
         )
         teamId = row.id
       } catch (err) {
@@ -122,10 +119,7 @@ async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
       .for('update')
     if (!team) throw new Refused('unknownCode')
     if (await isRegistered(tx, event.id, input.userId)) throw new Refused('alreadyRegistered')
-    const [{ members }] = await tx
-      .select({ members: sql<number>`count(*)::int` })
-      .from(participants)
-      .where(eq(participants.teamId, team.id))
+    const [{ members }] = await tx.select({ members: sql<number>`count(*)::int` }).from(participants).where(eq(participants.teamId, team.id))
     if (members >= event.maPpt) throw new Refused('full')
     await addParticipant(tx, event.id, input.userId, team.id)
     return (await loadTeam(tx, team.id))!
@@ -134,11 +128,7 @@ async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
 
 /** The team locked for a change, with its own event's state (never the state of an event named in a body). */
 async function lockTeam(tx: Db, teamId: number) {
-  const [team] = await tx
-    .select({ id: teams.id, eventId: teams.eventId, leaderId: teams.leaderId })
-    .from(teams)
-    .where(eq(teams.id, teamId))
-    .for('update')
+  const [team] = await tx.select({ id: teams.id, eventId: teams.eventId, leaderId: teams.leaderId }).from(teams).where(eq(teams.id, teamId)).for('update')
   if (!team) return null
   const event = await eventOf(tx, team.eventId)
   return { ...team, state: event.state }

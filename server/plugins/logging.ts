@@ -96,7 +96,10 @@ export function loggerOptions(extra: Record<string, unknown> = {}): Record<strin
     formatters: { log: (obj: Record<string, unknown>) => maskValue(obj) as Record<string, unknown> },
     hooks: {
       logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
-        method.apply(this, args.map((a) => (typeof a === 'string' ? maskText(a) : a)))
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? maskText(a) : a)),
+        )
       },
     },
     ...extra,

@@ -73,4 +73,3 @@ export const overload = fp(
   },
   { name: 'overload' },
 )
-

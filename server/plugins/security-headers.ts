@@ -37,7 +37,9 @@ export function contentSecurityPolicy({ staticDir, apiOrigin }: SecurityHeaderOp
     `script-src 'self'${scriptHashes.map((h) => ' ' + h).join('')}`,
     // Hashes, not 'unsafe-inline': styles set from script (Preact's style props) go through the CSSOM,
     // which CSP does not restrict, so the critical CSS block is the only inline style to allow.
-    `style-src 'self'${inlineStyleHashes(html).map((h) => ' ' + h).join('')}`,
+    `style-src 'self'${inlineStyleHashes(html)
+      .map((h) => ' ' + h)
+      .join('')}`,
     // Profile photos come from Google (lh3.googleusercontent.com); event images may be on any https host.
     "img-src 'self' data: https:",
     `connect-src ${connect.join(' ')}`,

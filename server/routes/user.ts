@@ -27,16 +27,18 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const p = request.body
       if (p.id != null && p.id !== request.userId) throw forbidden(USER_MESSAGES.notYours)
       // Only the listed fields, from the validated body: anything else in the request is never written.
-      const row = valueOf(await users.updateProfile(request.userId, {
-        phoneNumber: p.phone_number,
-        rollNumber: p.roll_number.trim(),
-        gender: p.gender,
-        year: p.year,
-        branch: branchToWire(branchFromWire(p.branch)),
-        interests: [...new Set(p.interests)],
-        degree: DEGREE,
-        college: COLLEGE,
-      }))
+      const row = valueOf(
+        await users.updateProfile(request.userId, {
+          phoneNumber: p.phone_number,
+          rollNumber: p.roll_number.trim(),
+          gender: p.gender,
+          year: p.year,
+          branch: branchToWire(branchFromWire(p.branch)),
+          interests: [...new Set(p.interests)],
+          degree: DEGREE,
+          college: COLLEGE,
+        }),
+      )
       return { error: false as const, message: USER_MESSAGES.updated, user: toWireUser(row, await app.rolesRepository.of(request.userId)) }
     },
   })

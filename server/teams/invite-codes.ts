@@ -14,4 +14,3 @@ export function randomInviteCode(pick: (max: number) => number = randomInt): str
   for (let i = 0; i < INVITE_CODE_LENGTH; i++) code += INVITE_CODE_ALPHABET[pick(INVITE_CODE_ALPHABET.length)]
   return code
 }
-

@@ -39,7 +39,11 @@ type Script = (key: string, ...args: (string | number)[]) => Promise<number[]>
 
 export function redisAttemptLimiter(redis: Redis, { limit, windowSeconds }: LimitOptions, prefix = 'campus:attempts:'): AttemptLimiter {
   // EVALSHA with a fallback to EVAL on NOSCRIPT, as ioredis defines a command.
-  for (const [name, lua] of [['joinAttemptHit', HIT], ['joinAttemptRefund', REFUND], ['joinAttemptPeek', PEEK]] as const) {
+  for (const [name, lua] of [
+    ['joinAttemptHit', HIT],
+    ['joinAttemptRefund', REFUND],
+    ['joinAttemptPeek', PEEK],
+  ] as const) {
     if (!(name in redis)) redis.defineCommand(name, { numberOfKeys: 1, lua })
   }
   const command = (name: string) => (redis as unknown as Record<string, Script>)[name].bind(redis)

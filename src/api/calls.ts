@@ -19,8 +19,7 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
     updateProfile: (payload: ProfileUpdate) => post<Answer<'updateProfile'>>('/user/p/update' satisfies PathOf<'updateProfile'>, payload),
     getEvents: () => remember('events', () => post<Answer<'events'>>('/event/p/get' satisfies PathOf<'events'>).then((d) => d.events)),
     getMyEvents: () => remember('myEvents', () => post<Answer<'myEvents'>>('/event/p/get/me' satisfies PathOf<'myEvents'>).then((d) => d.events)),
-    getEvent: (id: number | string) =>
-      remember(`event:${id}`, () => post<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
+    getEvent: (id: number | string) => remember(`event:${id}`, () => post<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
     register: (eventId: number) =>
       post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>),
     claimTicket: (eventId: number) =>
@@ -28,13 +27,25 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
     rate: (eventId: number, rating: number) =>
       post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
     createTeam: (eventId: number, teamName: string) =>
-      post<Answer<'createTeam'>>('/event/p/create-team/' satisfies PathOf<'createTeam'>, { event_id: eventId, team_name: teamName } satisfies Request<'createTeam'>),
+      post<Answer<'createTeam'>>(
+        '/event/p/create-team/' satisfies PathOf<'createTeam'>,
+        { event_id: eventId, team_name: teamName } satisfies Request<'createTeam'>,
+      ),
     joinTeam: (eventId: number, inviteCode: string) =>
-      post<Answer<'joinTeam'>>('/event/p/join-team/' satisfies PathOf<'joinTeam'>, { event_id: eventId, invite_code: inviteCode } satisfies Request<'joinTeam'>),
+      post<Answer<'joinTeam'>>(
+        '/event/p/join-team/' satisfies PathOf<'joinTeam'>,
+        { event_id: eventId, invite_code: inviteCode } satisfies Request<'joinTeam'>,
+      ),
     removeFromTeam: (teamId: number, userId: number) =>
-      post<Answer<'removeFromTeam'>>('/event/p/remove-from-team/' satisfies PathOf<'removeFromTeam'>, { team_id: teamId, user_id: userId } satisfies Request<'removeFromTeam'>),
+      post<Answer<'removeFromTeam'>>(
+        '/event/p/remove-from-team/' satisfies PathOf<'removeFromTeam'>,
+        { team_id: teamId, user_id: userId } satisfies Request<'removeFromTeam'>,
+      ),
     deleteTeam: (eventId: number, teamId: number) =>
-      post<Answer<'deleteTeam'>>('/event/p/delete-team/' satisfies PathOf<'deleteTeam'>, { event_id: eventId, team_id: teamId } satisfies Request<'deleteTeam'>),
+      post<Answer<'deleteTeam'>>(
+        '/event/p/delete-team/' satisfies PathOf<'deleteTeam'>,
+        { event_id: eventId, team_id: teamId } satisfies Request<'deleteTeam'>,
+      ),
     getCouncils: () => post<Answer<'councils'>>('/council/p/get' satisfies PathOf<'councils'>).then((d) => d.councils),
     /** Revokes the refresh-token family; no bearer, no refresh, and it may outlive the page. */
     logout: (refreshToken: string) =>

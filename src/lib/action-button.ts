@@ -2,16 +2,7 @@
 // Rows are checked in the table's order; the first that matches decides.
 import type { EventDetail, EventSummary } from '../../contract/types.ts'
 
-export type Action =
-  | 'none'
-  | 'register'
-  | 'team-register'
-  | 'team-details'
-  | 'claim-ticket'
-  | 'view-ticket'
-  | 'external'
-  | 'activity'
-  | 'feedback'
+export type Action = 'none' | 'register' | 'team-register' | 'team-details' | 'claim-ticket' | 'view-ticket' | 'external' | 'activity' | 'feedback'
 
 export interface ActionButton {
   label: string
@@ -54,6 +45,7 @@ export function actionFor(event: ButtonEvent): ActionButton {
       return registered ? off('Registered') : go('Register', 'register')
     case 'REGISTRATION_CLOSED':
       return off(registered ? 'Already registered' : 'Registration Closed')
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: without the ticket feature TICKET_OPEN falls through to TICKET_CLOSED
     case 'TICKET_OPEN':
       if (event.is_ticket_feature_enabled) {
         if (!registered) return off('Not registered for this event')

@@ -57,8 +57,7 @@ export function addMonths(m: Month, n: number): Month {
 }
 
 /** Whether `value` (from the address, so anything) is the key of a real day: '2026-11-21' yes, '2026-02-30' no. */
-export const isDayKey = (value: unknown): value is string =>
-  typeof value === 'string' && !Number.isNaN(keyToUTC(value)) && utcToKey(keyToUTC(value)) === value
+export const isDayKey = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(keyToUTC(value)) && utcToKey(keyToUTC(value)) === value
 
 /** The month a day key belongs to. */
 export const monthOfKey = (key: string): Month => ({ year: +key.slice(0, 4), month: +key.slice(5, 7) })
@@ -84,9 +83,7 @@ export function eventsByDay<E extends Pick<EventSummary, 'dates'>>(events: reado
 /** Up to 3 dots for a day: grey for a past day, else green for REGISTRATION_OPEN and red for any other state. */
 export function dotsFor(events: readonly Pick<EventSummary, 'state'>[], dayKey: string, todayKey: string): Dot[] {
   const past = dayKey < todayKey // 'YYYY-MM-DD' strings sort like the dates they name
-  return events
-    .slice(0, MAX_DOTS)
-    .map((e) => (past ? 'grey' : e.state === 'REGISTRATION_OPEN' ? 'green' : 'red'))
+  return events.slice(0, MAX_DOTS).map((e) => (past ? 'grey' : e.state === 'REGISTRATION_OPEN' ? 'green' : 'red'))
 }
 
 /** The first instant of `event` that falls on `dayKey` in IST (NaN if none). */
@@ -98,7 +95,6 @@ function startOn(event: Pick<EventSummary, 'dates'>, dayKey: string): number {
   }
   return best
 }
-
 
 /** The day's schedule, earliest start first; the time shown is the event's start on that day. */
 export function scheduleFor(events: readonly EventSummary[], dayKey: string): ScheduleItem[] {

@@ -98,15 +98,7 @@ function greyOf({ data, width, height }: PixelFrame): Uint8Array | Uint8ClampedA
  * three rows of pixels across it (less noise; bars, which cross the line, are not blurred). Answers the number of
  * samples (0 when the line misses the frame).
  */
-function sampleLine(
-  grey: Uint8Array | Uint8ClampedArray,
-  width: number,
-  height: number,
-  dx: number,
-  dy: number,
-  offset: number,
-  out: Float32Array,
-): number {
+function sampleLine(grey: Uint8Array | Uint8ClampedArray, width: number, height: number, dx: number, dy: number, offset: number, out: Float32Array): number {
   const nx = -dy
   const ny = dx
   const cx = (width - 1) / 2 + nx * offset
@@ -388,7 +380,8 @@ export function textOfSymbols(values: readonly number[]): string | null {
     } else if (v === 99) set = 'C'
     else if (v === 100 && set === 'A') set = 'B'
     else if (v === 101 && set === 'B') set = 'A'
-    else if (v > 95) return null // FNC1–4
+    else if (v > 95)
+      return null // FNC1–4
     else text += charIn(set, v)
   }
   return text === '' ? null : text

@@ -135,5 +135,4 @@ export function barcodeSvgModel(text: string, { quietZone = 10 }: { quietZone?: 
 }
 
 /** One SVG path of filled rectangles, `height` modules tall. */
-export const barsPath = (bars: readonly [number, number][], height: number) =>
-  bars.map(([x, w]) => `M${x} 0h${w}v${height}h-${w}z`).join('')
+export const barsPath = (bars: readonly [number, number][], height: number) => bars.map(([x, w]) => `M${x} 0h${w}v${height}h-${w}z`).join('')

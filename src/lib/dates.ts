@@ -7,10 +7,7 @@ const IST_OFFSET_MS = 330 * 60_000
 const MS_PER_DAY = 86_400_000
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-]
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
 export type Instant = string | number | Date
 
@@ -84,7 +81,7 @@ export const formatDateTime = (at: Instant) => formatIST(at, '{D} {MMM} {YYYY}, 
 /** 1st 2nd 3rd 4th … 11th 12th 13th … 21st 22nd 23rd … 101st 111th. */
 export function ordinal(n: number): string {
   const tens = n % 100
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')
   return n + suffix
 }
 

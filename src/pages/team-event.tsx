@@ -11,11 +11,7 @@ import type { EventDetailStore } from '../stores/event-detail.ts'
  * without one cannot arise for a team event, and sending it to team-details would bounce straight back.
  */
 const screenFor = (event: EventDetail, id: string) =>
-  event.ma_ppt < 2
-    ? `/event-details/${id}`
-    : event.Participant && event.Participant.team
-      ? `/team-details/${id}`
-      : `/team-register/${id}`
+  event.ma_ppt < 2 ? `/event-details/${id}` : event.Participant && event.Participant.team ? `/team-details/${id}` : `/team-register/${id}`
 
 /**
  * The event of `id` once this screen's own fetch has ended (null before, or when it failed), and `redirect`,

@@ -23,8 +23,7 @@ function scanPath(d: string, widthModules: number): string {
   const lum = new Uint8ClampedArray(width * height).fill(255)
   const runs = [...d.matchAll(/M(\d+) 0h(\d+)v(\d+)h-(\d+)z/g)]
   expect(runs.map((r) => r[0]).join('')).toBe(d) // nothing but rectangle runs in the path
-  for (const [, x, w] of runs)
-    for (let y = 0; y < height; y++) lum.fill(0, y * width + +x * px, y * width + (+x + +w) * px)
+  for (const [, x, w] of runs) for (let y = 0; y < height; y++) lum.fill(0, y * width + +x * px, y * width + (+x + +w) * px)
   return new Code128Reader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(lum, width, height)))).getText()
 }
 
@@ -40,11 +39,7 @@ describe('Barcode', () => {
     expect(paths[0].getAttribute('d')).toBe(barsPath(model.bars, 50))
     expect(paths[0].getAttribute('fill')).toBe('#000')
     const rect = svg.querySelector('rect')!
-    expect([rect.getAttribute('width'), rect.getAttribute('height'), rect.getAttribute('fill')]).toEqual([
-      String(model.width),
-      '50',
-      '#fff',
-    ])
+    expect([rect.getAttribute('width'), rect.getAttribute('height'), rect.getAttribute('fill')]).toEqual([String(model.width), '50', '#fff'])
     // The first bar starts after 10 white modules, the last ends 10 before the edge.
     expect(model.bars[0][0]).toBe(10)
   })

@@ -40,7 +40,9 @@ describe('child events', () => {
     const { root } = open({ events: [parent, ...kids] }, 55)
     await waitFor(() => getByText(root, 'Startup Week', 'h1'))
     const cards = [...root.querySelectorAll<HTMLAnchorElement>('main li > a')]
-    expect(cards.map((a) => [a.querySelector('h3')!.textContent, a.querySelector('h3')!.closest('a')!.firstElementChild!.lastElementChild!.textContent])).toEqual([
+    expect(
+      cards.map((a) => [a.querySelector('h3')!.textContent, a.querySelector('h3')!.closest('a')!.firstElementChild!.lastElementChild!.textContent]),
+    ).toEqual([
       ['Pitch Battle', 'Registrations Open'],
       ['Fair', 'RSVP Closed'],
       ['Panel', 'Completed'],

@@ -51,7 +51,10 @@ describe('councils', () => {
     const kept = Object.entries(localStorage)
     cleanup()
     for (const [key, value] of kept) localStorage.setItem(key, value)
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    )
     go('/councils')
     const again = mount(<App />)
     await waitFor(() => getByText(again, 'You are offline. Showing what was last loaded.'))
@@ -64,7 +67,10 @@ describe('councils', () => {
     let fail = true
     const { root, server } = open({
       events: [],
-      councils: () => (fail ? [503, { error: true, message: 'Try later' }] : [200, { error: false, councils: [{ id: 3, name: 'IEEE', photo_url: null, phone_number: '9000000001', email: 'ieee@kjsce.edu' }] }]),
+      councils: () =>
+        fail
+          ? [503, { error: true, message: 'Try later' }]
+          : [200, { error: false, councils: [{ id: 3, name: 'IEEE', photo_url: null, phone_number: '9000000001', email: 'ieee@kjsce.edu' }] }],
     })
     await waitFor(() => getByText(root, /Try later/, 'p'))
     expect(log).toHaveBeenCalled()

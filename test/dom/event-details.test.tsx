@@ -27,7 +27,13 @@ async function open(world: World, id: number) {
   const server = eventsServer(world)
   go(`/event-details/${id}`)
   const root = mount(<App />)
-  await waitFor(() => root.querySelector('article, main [role=alert]') ?? (() => { throw new Error('not yet') })())
+  await waitFor(
+    () =>
+      root.querySelector('article, main [role=alert]') ??
+      (() => {
+        throw new Error('not yet')
+      })(),
+  )
   return { root, server }
 }
 
@@ -107,7 +113,7 @@ describe('event details: what it shows', () => {
     expect(getByText(root, 'Go to Home', 'a').getAttribute('href')).toBe('/')
   })
 
-  it("an id that is not a number is not found, without asking the server", async () => {
+  it('an id that is not a number is not found, without asking the server', async () => {
     const { root, server } = await open({ events: [] }, 'abc' as unknown as number)
     await waitFor(() => getByText(root, 'Event not found', 'h1'))
     expect(server.requests.some((r) => r.path.startsWith('/event/p/get/'))).toBe(false)
@@ -154,12 +160,40 @@ describe('event details: what it shows', () => {
 describe('event details: the action button', () => {
   const cases: [string, Partial<EventDetail>, string, 'button' | 'a', boolean, string?][] = [
     ['team event, not registered', { ma_ppt: 4 }, 'Register', 'a', false, '/team-register/'],
-    ['team event, registered', { ma_ppt: 4, Participant: participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }) }, 'View Team', 'a', false, '/team-details/'],
+    [
+      'team event, registered',
+      { ma_ppt: 4, Participant: participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }) },
+      'View Team',
+      'a',
+      false,
+      '/team-details/',
+    ],
     ['registration closed', { state: 'REGISTRATION_CLOSED' }, 'Registration Closed', 'button', true],
     ['upcoming', { state: 'UPCOMING' }, 'Registrations Opening Soon', 'button', true],
-    ['ticket collected', { state: 'TICKET_CLOSED', Participant: participant({ id: 1, ticket_collected: true, ticket_code: 'K7Q2X9M4P8Z1', team: null }) }, 'View Ticket', 'a', false, '/ticket/'],
-    ['ongoing, external', { state: 'ONGOING', registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x' }, 'Register', 'a', false, 'https://forms.example/x'],
-    ['ongoing, activity', { state: 'ONGOING', start_in_event_activity: true, in_event_activity: 'https://act.example/y' }, 'Follow Activity', 'a', false, 'https://act.example/y'],
+    [
+      'ticket collected',
+      { state: 'TICKET_CLOSED', Participant: participant({ id: 1, ticket_collected: true, ticket_code: 'K7Q2X9M4P8Z1', team: null }) },
+      'View Ticket',
+      'a',
+      false,
+      '/ticket/',
+    ],
+    [
+      'ongoing, external',
+      { state: 'ONGOING', registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x' },
+      'Register',
+      'a',
+      false,
+      'https://forms.example/x',
+    ],
+    [
+      'ongoing, activity',
+      { state: 'ONGOING', start_in_event_activity: true, in_event_activity: 'https://act.example/y' },
+      'Follow Activity',
+      'a',
+      false,
+      'https://act.example/y',
+    ],
     ['ongoing', { state: 'ONGOING' }, 'Event is Ongoing', 'button', true],
   ]
   it.each(cases)('%s → %s', async (_, over, label, tag, disabled, href) => {
@@ -202,7 +236,7 @@ describe('event details: the action button', () => {
     await waitFor(() => expect(server.calls('/event/p/get').length).toBe(listCallsBefore + 1))
   })
 
-  it("the registration toast goes after 3 seconds", async () => {
+  it('the registration toast goes after 3 seconds', async () => {
     const e = detail()
     const { root } = await open({ events: [e], extra: { '/event/p/register-for-event': () => [200, { error: false, message: 'ok' }] } }, e.id)
     await click(bar(root))
@@ -215,7 +249,10 @@ describe('event details: the action button', () => {
   it("Register failing goes back to 'Register' with no message, and logs", async () => {
     const e = detail()
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const { root } = await open({ events: [e], extra: { '/event/p/register-for-event': () => [409, { error: true, message: 'You are already registered' }] } }, e.id)
+    const { root } = await open(
+      { events: [e], extra: { '/event/p/register-for-event': () => [409, { error: true, message: 'You are already registered' }] } },
+      e.id,
+    )
     await click(bar(root))
     await waitFor(() => expect(bar(root).textContent).toBe('Register'))
     expect((bar(root) as HTMLButtonElement).disabled).toBe(false)
@@ -246,7 +283,13 @@ describe('event details: the action button', () => {
   })
 
   it("RSVP failing (sold out meanwhile) goes back to 'RSVP for this event' with no message", async () => {
-    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: participant({ id: 5, ticket_collected: false, ticket_code: null, team: null }) })
+    const e = detail({
+      state: 'TICKET_OPEN',
+      is_ticket_feature_enabled: true,
+      ticket_count: 10,
+      tickets_sold: 3,
+      Participant: participant({ id: 5, ticket_collected: false, ticket_code: null, team: null }),
+    })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { root } = await open({ events: [e], extra: { '/event/p/claim-ticket': () => [409, { error: true, message: 'Sold out' }] } }, e.id)
     await click(bar(root))
@@ -259,7 +302,13 @@ describe('event details: the action button', () => {
     const { root, server } = await open({ events: [e], extra: { '/event/p/rate': () => [200, { error: false, message: 'Thanks' }] } }, e.id)
     expect(bar(root).textContent).toBe('Give Feedback')
     await click(bar(root))
-    const dialog = await waitFor(() => root.querySelector<HTMLElement>('[role=dialog]') ?? (() => { throw new Error('no dialog') })())
+    const dialog = await waitFor(
+      () =>
+        root.querySelector<HTMLElement>('[role=dialog]') ??
+        (() => {
+          throw new Error('no dialog')
+        })(),
+    )
     const submit = getByText(dialog, 'Submit', 'button') as HTMLButtonElement
     expect(submit.disabled).toBe(true)
     const four = dialog.querySelector<HTMLInputElement>('input[aria-label="4 stars"]')!
@@ -275,7 +324,10 @@ describe('event details: the action button', () => {
   it('a refused rating keeps the popup open and shows why', async () => {
     const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5 }) })
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const { root } = await open({ events: [e], extra: { '/event/p/rate': () => [403, { error: true, message: 'Only participants can rate this event' }] } }, e.id)
+    const { root } = await open(
+      { events: [e], extra: { '/event/p/rate': () => [403, { error: true, message: 'Only participants can rate this event' }] } },
+      e.id,
+    )
     await click(bar(root))
     const dialog = await waitFor(() => find(root, '[role=dialog]'))
     dialog.querySelector<HTMLInputElement>('input[aria-label="1 star"]')!.click()
@@ -316,7 +368,7 @@ describe('event details: the action button', () => {
     await settle()
     await click(getByText(dialog, 'Submit', 'button'))
     await waitFor(() => expect(root.querySelector('[role=dialog]')).toBeNull())
-    await waitFor(() => expect((eventDetail.event.value?.Participant as DetailParticipant).rating).toBe(3))
+    await waitFor(() => expect((eventDetail.event.value!.Participant as DetailParticipant).rating).toBe(3))
 
     await click(bar(root))
     dialog = await waitFor(() => find(root, '[role=dialog]'))

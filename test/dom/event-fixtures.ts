@@ -50,8 +50,7 @@ export function eventsServer(world: World) {
     '/user/p/me': () => [200, { error: false, user: world.user ?? student() }],
     '/event/p/get': () => [200, { error: false, events: grouped(world.events.map(toSummary)) }],
     '/event/p/get/me': () => [200, { error: false, events: world.my ?? [] }],
-    '/council/p/get': () =>
-      typeof world.councils === 'function' ? world.councils() : [200, { error: false, councils: world.councils ?? [] }],
+    '/council/p/get': () => (typeof world.councils === 'function' ? world.councils() : [200, { error: false, councils: world.councils ?? [] }]),
     ...Object.fromEntries(
       [...world.events, ...(world.hidden ?? [])].map((e) => [
         `/event/p/get/${e.id}`,

@@ -17,20 +17,30 @@ async function openHome(world: World) {
   eventsServer(world)
   go('/')
   const root = mount(<App />)
-  await waitFor(() => root.querySelector('main h1') ?? (() => { throw new Error('not yet') })())
+  await waitFor(
+    () =>
+      root.querySelector('main h1') ??
+      (() => {
+        throw new Error('not yet')
+      })(),
+  )
   return root
 }
 
 const sectionTitles = (root: HTMLElement) => [...root.querySelectorAll('main h2')].map((h) => h.textContent)
-const cardsOf = (root: HTMLElement, title: string) =>
-  [...getByText(root, title, 'h2').closest('section')!.querySelectorAll<HTMLAnchorElement>('li > a')]
+const cardsOf = (root: HTMLElement, title: string) => [...getByText(root, title, 'h2').closest('section')!.querySelectorAll<HTMLAnchorElement>('li > a')]
 
 describe('home', () => {
   it('shows the sections in SPEC order, hides empty ones, and links each card where it belongs', async () => {
     const child = detail({ id: 11, name: 'Child talk', state: 'TICKET_OPEN', parent_id: 10 })
     const parent = detail({ id: 10, name: 'Fest', state: 'TICKET_OPEN', children: [{ id: 11 }] })
     const reg = detail({ id: 12, name: 'Workshop', state: 'REGISTRATION_OPEN' })
-    const ticket = detail({ id: 13, name: 'Concert', state: 'TICKET_CLOSED', Participant: participant({ id: 1, ticket_collected: true, ticket_code: 'T', team: null }) })
+    const ticket = detail({
+      id: 13,
+      name: 'Concert',
+      state: 'TICKET_CLOSED',
+      Participant: participant({ id: 1, ticket_collected: true, ticket_code: 'T', team: null }),
+    })
     const root = await openHome({ events: [child, parent, reg, ticket] })
     await waitFor(() => expect(sectionTitles(root)).toEqual(['Your Tickets', 'Trending Events', 'Registration Open', 'Tickets Released']))
 
@@ -99,7 +109,9 @@ describe('home', () => {
     fakeServer({
       '/user/p/me': () => [200, { error: false, user: student() }],
       '/event/p/get': () =>
-        fail ? [500, { error: true, message: 'Database unavailable' }] : [200, { error: false, events: { UPCOMING: [detail({ id: 41, name: 'Back again', state: 'UPCOMING' })] } }],
+        fail
+          ? [500, { error: true, message: 'Database unavailable' }]
+          : [200, { error: false, events: { UPCOMING: [detail({ id: 41, name: 'Back again', state: 'UPCOMING' })] } }],
     })
     go('/')
     const root = mount(<App />)

@@ -20,7 +20,10 @@ const signIn = () => {
 }
 
 const tabs = (root: ParentNode) => [...root.querySelectorAll<HTMLAnchorElement>('nav a')]
-const activeTabs = (root: ParentNode) => tabs(root).filter((a) => a.getAttribute('aria-current') === 'page').map((a) => a.textContent)
+const activeTabs = (root: ParentNode) =>
+  tabs(root)
+    .filter((a) => a.getAttribute('aria-current') === 'page')
+    .map((a) => a.textContent)
 
 afterEach(cleanup)
 

@@ -37,15 +37,21 @@ afterEach(() => {
 
 function show(over: Partial<MonthCalendarProps> = {}) {
   const props: MonthCalendarProps = {
-    month: NOV_2026, events: EVENTS, selectedKey: '2026-11-21', todayKey: TODAY,
-    onSelect: vi.fn(), onPrev: vi.fn(), onNext: vi.fn(), onToday: vi.fn(), ...over,
+    month: NOV_2026,
+    events: EVENTS,
+    selectedKey: '2026-11-21',
+    todayKey: TODAY,
+    onSelect: vi.fn(),
+    onPrev: vi.fn(),
+    onNext: vi.fn(),
+    onToday: vi.fn(),
+    ...over,
   }
   act(() => render(<MonthCalendar {...props} />, root))
   return props
 }
 const day = (key: string) => root.querySelector<HTMLButtonElement>(`button[data-key="${key}"]`)!
-const button = (name: string) =>
-  [...root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent) === name)!
+const button = (name: string) => [...root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent) === name)!
 
 describe('structure', () => {
   test('title, labelled month controls, 7 weekday headers and 42 day buttons in 6 rows', () => {

@@ -21,8 +21,7 @@ describe('onboarding rules match the contract schemas', () => {
   for (const year of years)
     for (const branch of branches) {
       const v = { year, branch }
-      it(`educational ${String(year)} ${JSON.stringify(branch)}`, () =>
-        expect(educationalErrors(v)).toEqual(fieldErrors(educationalStep, v)))
+      it(`educational ${String(year)} ${JSON.stringify(branch)}`, () => expect(educationalErrors(v)).toEqual(fieldErrors(educationalStep, v)))
     }
   it.each(interestLists)('interests %j', (...interests) => {
     const v = { interests: interests as string[] }
@@ -30,10 +29,24 @@ describe('onboarding rules match the contract schemas', () => {
   })
   it('says each message of SPEC §5 somewhere in the table (the table is not all-valid)', () => {
     const said = new Set<string | undefined>()
-    for (const p of phones) for (const r of rolls) for (const g of genders) Object.values(personalErrors({ phone_number: p, roll_number: r, gender: g })).forEach((m) => said.add(m))
+    for (const p of phones)
+      for (const r of rolls) for (const g of genders) Object.values(personalErrors({ phone_number: p, roll_number: r, gender: g })).forEach((m) => said.add(m))
     for (const y of years) for (const b of branches) Object.values(educationalErrors({ year: y, branch: b })).forEach((m) => said.add(m))
     for (const i of interestLists) Object.values(interestErrors({ interests: i })).forEach((m) => said.add(m))
-    for (const key of ['phoneRequired', 'phoneDigits', 'rollRequired', 'rollTooLong', 'genderRequired', 'genderInvalid', 'yearRequired', 'yearNumber', 'yearRange', 'branchRequired', 'interestsRequired', 'interestsUnknown'] as const) {
+    for (const key of [
+      'phoneRequired',
+      'phoneDigits',
+      'rollRequired',
+      'rollTooLong',
+      'genderRequired',
+      'genderInvalid',
+      'yearRequired',
+      'yearNumber',
+      'yearRange',
+      'branchRequired',
+      'interestsRequired',
+      'interestsUnknown',
+    ] as const) {
       expect(said).toContain(MESSAGES[key])
     }
   })

@@ -93,7 +93,11 @@ describe('getting started', () => {
     server()
     const root = await openWizard()
     const options = [...$<HTMLSelectElement>(root, '#gs-gender').options].map((o) => [o.value, o.textContent])
-    expect(options).toEqual([['', 'Select gender'], ['MALE', 'Male'], ['FEMALE', 'Female']])
+    expect(options).toEqual([
+      ['', 'Select gender'],
+      ['MALE', 'Male'],
+      ['FEMALE', 'Female'],
+    ])
   })
 
   it('educational step: years 2025-2028, branch disabled until a year is chosen, list per year, reset on change', async () => {
@@ -221,32 +225,35 @@ describe('getting started', () => {
   it.each([
     ['mobile number', 'phone_number', MESSAGES.phoneTaken, '9876543210', '9876501234'],
     ['Student ID', 'roll_number', MESSAGES.rollTaken, '16010122001', '16010122002'],
-  ])('a %s another student holds (409): toast, back to Personal Details with the message under the field until it changes (issue 14)', async (_what, field, message, taken, other) => {
-    const api = server((body) =>
-      body[field] === taken ? [409, { error: true, message }] : [200, { error: false, message: 'Profile updated', user: { ...fresh, ...body } }],
-    )
-    const root = await openWizard()
-    await fillPersonal(root)
-    await fillEducational(root)
-    await click(getByText(root, 'AI/ML', 'button'))
-    await clickButton(root, 'Continue')
-    await waitFor(() => getByText(document.body, message, '[role="alert"] *'))
-    await waitFor(() => getByText(root, 'Personal Details', 'h1'))
-    expect(errorOf(root, field)).toBe(message)
-    expect($(root, `#gs-${field}`).getAttribute('aria-invalid')).toBe('true')
-    // Continuing with the same value is not allowed; another value clears the message and goes through.
-    await clickButton(root, 'Continue')
-    expect(getByText(root, 'Personal Details', 'h1')).toBeTruthy()
-    await typeInto($(root, `#gs-${field}`), other)
-    await waitFor(() => expect(errorOf(root, field)).toBeNull())
-    await clickButton(root, 'Continue')
-    await waitFor(() => getByText(root, 'Educational Details', 'h1'))
-    await clickButton(root, 'Continue')
-    await waitFor(() => getByText(root, 'Career Interest', 'h1'))
-    await clickButton(root, 'Continue')
-    await waitFor(() => getByText(root, 'All Done', 'h1'))
-    expect(api.calls('/user/p/update').map((c) => c.body[field])).toEqual([taken, other])
-  })
+  ])(
+    'a %s another student holds (409): toast, back to Personal Details with the message under the field until it changes (issue 14)',
+    async (_what, field, message, taken, other) => {
+      const api = server((body) =>
+        body[field] === taken ? [409, { error: true, message }] : [200, { error: false, message: 'Profile updated', user: { ...fresh, ...body } }],
+      )
+      const root = await openWizard()
+      await fillPersonal(root)
+      await fillEducational(root)
+      await click(getByText(root, 'AI/ML', 'button'))
+      await clickButton(root, 'Continue')
+      await waitFor(() => getByText(document.body, message, '[role="alert"] *'))
+      await waitFor(() => getByText(root, 'Personal Details', 'h1'))
+      expect(errorOf(root, field)).toBe(message)
+      expect($(root, `#gs-${field}`).getAttribute('aria-invalid')).toBe('true')
+      // Continuing with the same value is not allowed; another value clears the message and goes through.
+      await clickButton(root, 'Continue')
+      expect(getByText(root, 'Personal Details', 'h1')).toBeTruthy()
+      await typeInto($(root, `#gs-${field}`), other)
+      await waitFor(() => expect(errorOf(root, field)).toBeNull())
+      await clickButton(root, 'Continue')
+      await waitFor(() => getByText(root, 'Educational Details', 'h1'))
+      await clickButton(root, 'Continue')
+      await waitFor(() => getByText(root, 'Career Interest', 'h1'))
+      await clickButton(root, 'Continue')
+      await waitFor(() => getByText(root, 'All Done', 'h1'))
+      expect(api.calls('/user/p/update').map((c) => c.body[field])).toEqual([taken, other])
+    },
+  )
 
   it('the mobile number field takes digits only, 10 at most (inputmode numeric), and reads a pasted +91 number whole (issue 14)', async () => {
     server()

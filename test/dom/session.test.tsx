@@ -27,8 +27,7 @@ function server(opts: { meStatus?: number; refreshStatus?: number } = {}) {
       if (opts.meStatus) return [opts.meStatus, { error: true, message: 'Database unavailable' }]
       return auth === `Bearer ${access}` ? [200, { error: false, user: student() }] : [401, { error: true, message: 'Invalid Token' }]
     },
-    '/event/p/get': (_b, auth) =>
-      auth === `Bearer ${access}` ? [200, { error: false, events: UPCOMING }] : [401, { error: true, message: 'Invalid Token' }],
+    '/event/p/get': (_b, auth) => (auth === `Bearer ${access}` ? [200, { error: false, events: UPCOMING }] : [401, { error: true, message: 'Invalid Token' }]),
     '/auth/refresh-token': (body) => {
       if (opts.refreshStatus) return [opts.refreshStatus, { error: true, message: 'Invalid Token' }]
       if (body?.refreshToken !== 'R1') return [401, { error: true, message: 'Invalid Token' }]

@@ -41,8 +41,7 @@ const rows = (root: ParentNode) =>
     return copy.textContent?.trim()
   })
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')
-const press = (key: string, shiftKey = false) =>
-  document.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey, bubbles: true, cancelable: true }))
+const press = (key: string, shiftKey = false) => document.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey, bubbles: true, cancelable: true }))
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -124,9 +124,10 @@ export const button = (root: ParentNode, name: string) => {
 
 export const buttonNames = (root: ParentNode) => [...root.querySelectorAll('button')].map(visibleName)
 
-export const pathIs = (path: string) => waitFor(() => {
-  if (location.pathname !== path) throw new Error(`at ${location.pathname}, waiting for ${path}`)
-})
+export const pathIs = (path: string) =>
+  waitFor(() => {
+    if (location.pathname !== path) throw new Error(`at ${location.pathname}, waiting for ${path}`)
+  })
 
 /** Every address the app moves to from now on (preact-iso's route() goes through these two). */
 export function addressesVisited() {

@@ -5,20 +5,7 @@ import { ApiError } from '../../src/api/client.ts'
 import { session } from '../../src/stores/session.ts'
 import { App } from '../../src/app.tsx'
 import { blur, cleanup, click, fakeServer, getByText, go, mount, student, typeInto, waitFor } from './session-fakes.ts'
-import {
-  $,
-  EVENT_ID,
-  addressesVisited,
-  button,
-  byteClub,
-  deferred,
-  fakeTeamApi,
-  inTeam,
-  openAt,
-  pathIs,
-  teamEvent,
-  type FakeTeamApi,
-} from './team-fakes.tsx'
+import { $, EVENT_ID, addressesVisited, button, byteClub, deferred, fakeTeamApi, inTeam, openAt, pathIs, teamEvent, type FakeTeamApi } from './team-fakes.tsx'
 import { TEAMS_CLOSED } from '../../src/pages/team-event.tsx'
 
 const errorOf = (root: ParentNode, field: 'name' | 'code') => root.querySelector(`#team-${field}-error`)?.textContent ?? null
@@ -189,14 +176,17 @@ describe('team register calls', () => {
 })
 
 describe('after registration closes (issue 14: actions that can only fail)', () => {
-  it.each(['UPCOMING', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'ONGOING'] as const)('in %s says teams are closed instead of offering the forms', async (state) => {
-    const api = fakeTeamApi(teamEvent({ state }))
-    const root = openAt(`/team-register/${EVENT_ID}`, api)
-    await waitFor(() => getByText(root, TEAMS_CLOSED, 'p'))
-    expect(getByText(root, 'Team Registration', 'h1')).toBeTruthy()
-    expect((getByText(root, 'Hack the Campus', 'a') as HTMLAnchorElement).getAttribute('href')).toBe(`/event-details/${EVENT_ID}`)
-    expect(root.querySelector('form, input, button')).toBeNull()
-  })
+  it.each(['UPCOMING', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'ONGOING'] as const)(
+    'in %s says teams are closed instead of offering the forms',
+    async (state) => {
+      const api = fakeTeamApi(teamEvent({ state }))
+      const root = openAt(`/team-register/${EVENT_ID}`, api)
+      await waitFor(() => getByText(root, TEAMS_CLOSED, 'p'))
+      expect(getByText(root, 'Team Registration', 'h1')).toBeTruthy()
+      expect((getByText(root, 'Hack the Campus', 'a') as HTMLAnchorElement).getAttribute('href')).toBe(`/event-details/${EVENT_ID}`)
+      expect(root.querySelector('form, input, button')).toBeNull()
+    },
+  )
 
   it('a student in a team still goes to team-details (SPEC §4), shown read-only there', async () => {
     const api = fakeTeamApi(teamEvent({ state: 'REGISTRATION_CLOSED', Participant: inTeam() }))

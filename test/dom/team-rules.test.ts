@@ -4,8 +4,25 @@ import { describe, expect, it } from 'vitest'
 import { createTeamForm, fieldErrors, joinTeamForm, MESSAGES } from '../../contract/schemas.ts'
 import { inviteCodeError, teamNameError } from '../../src/pages/team-register/rules.ts'
 
-const names = ['', ' ', '   ', 'a', 'ab', ' ab ', 'abc', '  abc  ', 'Byte Club', 'x'.repeat(40), 'x'.repeat(41),
-  ` ${'x'.repeat(40)} `, 'टीम', 'टीम१', '🦄🦄', '\tab\n', 'a b']
+const names = [
+  '',
+  ' ',
+  '   ',
+  'a',
+  'ab',
+  ' ab ',
+  'abc',
+  '  abc  ',
+  'Byte Club',
+  'x'.repeat(40),
+  'x'.repeat(41),
+  ` ${'x'.repeat(40)} `,
+  'टीम',
+  'टीम१',
+  '🦄🦄',
+  '\tab\n',
+  'a b',
+]
 const codes = ['', ' ', 'a', 'aB3d', 'aB3dE', 'aB3dEf', '     ', 'टीमटीम', '🦄🦄🦄', 'ab de', '12345']
 
 describe('team form rules match the contract schemas', () => {

@@ -22,7 +22,7 @@ function open(world: World, id: number) {
 }
 
 const team = { id: 3, name: 'Byte Me', invite_code: 'AB12C', leader_id: 7, Participant: [] }
-const holding = (code: string, withTeam = false) => (participant({ id: 9, ticket_collected: true, ticket_code: code, team: withTeam ? team : null }))
+const holding = (code: string, withTeam = false) => participant({ id: 9, ticket_collected: true, ticket_code: code, team: withTeam ? team : null })
 const value = (root: HTMLElement, term: string) => getByText(root, term, 'dt').nextElementSibling!.textContent
 
 describe('ticket', () => {
@@ -51,7 +51,12 @@ describe('ticket', () => {
   })
 
   it('without a collected ticket: a clear message and a link to the event', async () => {
-    const e = detail({ id: 82, name: 'Not yet', state: 'TICKET_OPEN', Participant: participant({ id: 9, ticket_collected: false, ticket_code: null, team: null }) })
+    const e = detail({
+      id: 82,
+      name: 'Not yet',
+      state: 'TICKET_OPEN',
+      Participant: participant({ id: 9, ticket_collected: false, ticket_code: null, team: null }),
+    })
     const root = open({ events: [e] }, 82)
     await waitFor(() => getByText(root, 'No ticket yet', 'h1'))
     expect(getByText(root, 'You have not collected a ticket for Not yet.')).toBeTruthy()

@@ -20,7 +20,13 @@ test('/api/docs shows every call of the API, with no CSP refusal', async ({ page
   expect(res?.status()).toBe(200)
   await expect(page.getByRole('heading', { name: /CSI Events API/ })).toBeVisible({ timeout: 15_000 })
   // One operation of each tag, rendered from the document.
-  for (const path of ['/api/v1/auth/refresh-token', '/api/v1/user/p/me', '/api/v1/event/p/claim-ticket', '/api/v1/event/p/create-team/', '/api/v1/council/p/get']) {
+  for (const path of [
+    '/api/v1/auth/refresh-token',
+    '/api/v1/user/p/me',
+    '/api/v1/event/p/claim-ticket',
+    '/api/v1/event/p/create-team/',
+    '/api/v1/council/p/get',
+  ]) {
     await expect(page.locator('.opblock-summary-path', { hasText: new RegExp(`^${path.replace(/[/.]/g, '\\$&')}$`) }).first()).toBeAttached()
   }
   // The bearer scheme: the page offers to authorize the calls that need it.

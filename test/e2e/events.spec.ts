@@ -45,7 +45,10 @@ function ist(at: string | number) {
 }
 /** The <dd> beside the <dt> named `term` inside `scope` (Event details and Ticket list their facts so). */
 const fact = (scope: Page | Locator, term: string) =>
-  scope.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]')
+  scope
+    .getByRole('term')
+    .filter({ hasText: new RegExp(`^${term}$`) })
+    .locator('xpath=following-sibling::dd[1]')
 const ordinal = (n: number) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'))
 
 /** Holds a call back for a moment, so the transient label of a flow ('Registering', 'RSVPing') can be seen. */
@@ -83,7 +86,11 @@ test('home sections, trending labels and links, child events, event details', as
 
   const all = await eventsOf(server.url, asha)
   const stateOf = new Map(all.map((e) => [e.name as string, e.state as string]))
-  const names = (state: string, keep: (e: any) => boolean) => all.filter((e) => e.state === state && keep(e)).map((e) => e.name).sort()
+  const names = (state: string, keep: (e: any) => boolean) =>
+    all
+      .filter((e) => e.state === state && keep(e))
+      .map((e) => e.name)
+      .sort()
   const childless = (e: any) => e.children.length === 0
 
   // Sections in order; Your Tickets is left out while Asha holds no ticket of a closed or ongoing event.
@@ -91,7 +98,10 @@ test('home sections, trending labels and links, child events, event details', as
   await expect(page.getByRole('heading', { name: 'Your Tickets' })).toHaveCount(0)
 
   const cardNames = async (section: string) =>
-    page.getByRole('region', { name: section }).getByRole('link').evaluateAll((links) => links.map((a) => a.querySelector('h3')!.textContent!))
+    page
+      .getByRole('region', { name: section })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => a.querySelector('h3')!.textContent!))
 
   // Trending: top-level events of TICKET_OPEN, ONGOING, REGISTRATION_OPEN, UPCOMING in that order, each labelled.
   const labels: Record<string, string> = { TICKET_OPEN: 'RSVP Now', ONGOING: 'Ongoing', REGISTRATION_OPEN: 'Registrations Open', UPCOMING: 'Coming Soon' }
@@ -106,7 +116,10 @@ test('home sections, trending labels and links, child events, event details', as
   }
   // A parent leads to its child events, a childless event to its details.
   const card = (region: string, name: string) =>
-    page.getByRole('region', { name: region }).getByRole('link').filter({ has: page.getByRole('heading', { name, exact: true }) })
+    page
+      .getByRole('region', { name: region })
+      .getByRole('link')
+      .filter({ has: page.getByRole('heading', { name, exact: true }) })
   await expect(card('Trending Events', 'Techfest 2026')).toHaveAttribute('href', `/child-events/${ids['Techfest 2026']}`)
   await expect(card('Trending Events', 'Garba Night')).toHaveAttribute('href', `/event-details/${ids['Garba Night']}`)
 
@@ -176,10 +189,17 @@ test('register while registration is open, RSVP once tickets open, and the ticke
   expect(Date.now() - shownAt).toBeGreaterThan(2_000)
   await page.unroute('**/api/v1/event/p/register-for-event')
   // The server holds the registration, and Home tags the card.
-  expect((await mustCall(server.url, asha.accessToken, `/event/p/get/${workshopId}`)).event.Participant).toMatchObject({ ticket_collected: false, ticket_code: null })
+  expect((await mustCall(server.url, asha.accessToken, `/event/p/get/${workshopId}`)).event.Participant).toMatchObject({
+    ticket_collected: false,
+    ticket_code: null,
+  })
   await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click()
   await expect(
-    page.getByRole('region', { name: 'Registration Open' }).getByRole('link').filter({ has: page.getByRole('heading', { name: 'Intro to Git and GitHub' }) }).getByRole('list', { name: 'Tags' }),
+    page
+      .getByRole('region', { name: 'Registration Open' })
+      .getByRole('link')
+      .filter({ has: page.getByRole('heading', { name: 'Intro to Git and GitHub' }) })
+      .getByRole('list', { name: 'Tags' }),
   ).toContainText('Registered')
 
   // The organiser turns the ticket feature on (import, idempotent by slug) and opens tickets (event:state),
@@ -304,7 +324,10 @@ test('councils with +91 tel: and mailto: links; My Events lists the registration
   await expect(page.getByRole('heading', { level: 1, name: 'Councils' })).toBeVisible()
   for (const council of councils) {
     const row = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: council.name, exact: true }) })
-    await expect(row.getByRole('link', { name: `Call ${council.name} on +91 ${council.phone_number}` })).toHaveAttribute('href', `tel:+91${council.phone_number}`)
+    await expect(row.getByRole('link', { name: `Call ${council.name} on +91 ${council.phone_number}` })).toHaveAttribute(
+      'href',
+      `tel:+91${council.phone_number}`,
+    )
     await expect(row.getByRole('link', { name: council.email })).toHaveAttribute('href', `mailto:${council.email}`)
   }
   await expect(page.getByText(`+91 ${councils[0].phone_number}`)).toBeVisible()

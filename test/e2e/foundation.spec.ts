@@ -101,12 +101,15 @@ test('splash, sign-in, getting-started, home layout, profile and logout', async 
   expect(await page.evaluate(() => localStorage.length)).toBe(0)
   // Logging out revoked the session on the server too.
   await expect
-    .poll(async () =>
-      (await fetch(server.url + '/api/v1/auth/refresh-token', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ refreshToken }),
-      })).status,
+    .poll(
+      async () =>
+        (
+          await fetch(server.url + '/api/v1/auth/refresh-token', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ refreshToken }),
+          })
+        ).status,
     )
     .toBe(401)
 })

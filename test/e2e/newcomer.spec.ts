@@ -83,7 +83,10 @@ async function open(page: Page, path: string) {
 
 test('item 2: the toast of a registration sits above the action button and the navigation, at 412 and 320 px', async ({ page }) => {
   await signIn(page, server.url, tara)
-  for (const [width, name] of [[412, 'Intro to Git and GitHub'], [320, MEETUP]] as const) {
+  for (const [width, name] of [
+    [412, 'Intro to Git and GitHub'],
+    [320, MEETUP],
+  ] as const) {
     await atWidth(page, width)
     await open(page, `/event-details/${ids[name]}`)
     await page.getByRole('button', { name: 'Register', exact: true }).click()
@@ -238,7 +241,10 @@ test('item 8: the development sign-in page is styled like the app, dark mode inc
   page.on('console', (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text())
   })
-  for (const [scheme, background, button] of [['light', 'rgb(246, 246, 248)', 'rgb(200, 16, 46)'], ['dark', 'rgb(18, 18, 22)', 'rgb(255, 122, 133)']] as const) {
+  for (const [scheme, background, button] of [
+    ['light', 'rgb(246, 246, 248)', 'rgb(200, 16, 46)'],
+    ['dark', 'rgb(18, 18, 22)', 'rgb(255, 122, 133)'],
+  ] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await page.goto(`${server.url}/api/v1/auth/google`)
     await expect(page.getByRole('heading', { name: /Development sign-in/ })).toBeVisible()

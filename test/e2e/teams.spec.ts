@@ -36,8 +36,7 @@ async function phone(browser: Browser, student: Student): Promise<Page> {
   return page
 }
 
-const participantOf = async (student: Student, id: number) =>
-  (await mustCall(server.url, student.accessToken, `/event/p/get/${id}`)).event.Participant
+const participantOf = async (student: Student, id: number) => (await mustCall(server.url, student.accessToken, `/event/p/get/${id}`)).event.Participant
 
 test('create a team, copy the code, a second student joins, the leader removes them and deletes the team', async ({ page, context, browser }) => {
   test.setTimeout(120_000)

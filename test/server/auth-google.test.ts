@@ -37,9 +37,11 @@ function nextIdToken(edit: (payload: Payload) => void) {
   })
 }
 
-const person = (email: string, extra: Payload = {}) => (p: Payload) => {
-  Object.assign(p, { email, email_verified: true, name: 'Meera Iyer', picture: 'https://lh3.example.com/meera.png', ...extra })
-}
+const person =
+  (email: string, extra: Payload = {}) =>
+  (p: Payload) => {
+    Object.assign(p, { email, email_verified: true, name: 'Meera Iyer', picture: 'https://lh3.example.com/meera.png', ...extra })
+  }
 
 function cookiePair(setCookie: string | string[] | undefined, name: string): string {
   const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []
@@ -162,7 +164,14 @@ describe('Google sign-in against a local OpenID provider', () => {
     expect((await signIn()).statusCode).toBe(302)
     const rows = await usersWithEmail('arjun@example.edu')
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ id: first.id, name: 'Arjun Mehta', photoUrl: 'https://lh3.example.com/arjun2.png', phoneNumber: '9000000001', rollNumber: 'R-77', year: 2027 })
+    expect(rows[0]).toMatchObject({
+      id: first.id,
+      name: 'Arjun Mehta',
+      photoUrl: 'https://lh3.example.com/arjun2.png',
+      phoneNumber: '9000000001',
+      rollNumber: 'R-77',
+      year: 2027,
+    })
   })
 
   it('keys users by issuer and subject: another subject with the same e-mail is another user', async () => {
@@ -180,9 +189,20 @@ describe('Google sign-in against a local OpenID provider', () => {
     ['no e-mail', (p) => Object.assign(p, { email_verified: true }), 'Your Google account did not share an e-mail address.'],
     ['a wrong audience', person('aud@example.edu', { aud: 'someone-else' }), 'Google sign-in could not be verified. Please try again.'],
     ['a wrong nonce', person('nonce@example.edu', { nonce: 'not-the-nonce' }), 'Google sign-in could not be verified. Please try again.'],
-    ['no nonce', (p) => { person('nonce2@example.edu')(p); delete p.nonce }, 'Google sign-in could not be verified. Please try again.'],
+    [
+      'no nonce',
+      (p) => {
+        person('nonce2@example.edu')(p)
+        delete p.nonce
+      },
+      'Google sign-in could not be verified. Please try again.',
+    ],
     ['a wrong issuer', person('iss@example.edu', { iss: 'https://accounts.evil.example' }), 'Google sign-in could not be verified. Please try again.'],
-    ['an expired ID token', person('exp@example.edu', { exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }), 'Google sign-in could not be verified. Please try again.'],
+    [
+      'an expired ID token',
+      person('exp@example.edu', { exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }),
+      'Google sign-in could not be verified. Please try again.',
+    ],
   ]
   it.each(refusals)('refuses %s', async (_name, edit, message) => {
     nextIdToken(edit)
@@ -289,7 +309,13 @@ describe('Google sign-in against a local OpenID provider', () => {
     let strict: TestApp
     beforeAll(async () => {
       strict = await testApp({
-        env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: 'test-secret', GOOGLE_ISSUER: issuer, ALLOWED_EMAIL_DOMAINS: 'somaiya.edu', APP_URL: 'https://app.test' },
+        env: {
+          GOOGLE_CLIENT_ID: CLIENT_ID,
+          GOOGLE_CLIENT_SECRET: 'test-secret',
+          GOOGLE_ISSUER: issuer,
+          ALLOWED_EMAIL_DOMAINS: 'somaiya.edu',
+          APP_URL: 'https://app.test',
+        },
       })
     })
     afterAll(() => strict.close())

@@ -99,7 +99,12 @@ describe('development sign-in', () => {
     ['e-mail with a space', { name: 'A', email: 'a b@example.edu' }, 'E-mail must be a valid address, like name@example.com'],
   ])('refuses %s with the form again (400), creating nobody', async (_n, fields, message) => {
     const before = (await t.database.db.select().from(schema.users)).length
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: FORM, payload: new URLSearchParams(fields as Record<string, string>).toString() })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/dev',
+      headers: FORM,
+      payload: new URLSearchParams(fields as Record<string, string>).toString(),
+    })
     expect(res.statusCode).toBe(400)
     expect(res.headers.location).toBeUndefined()
     expect(res.body).toContain(`<p role="alert" id="dev-error"><strong>${message}</strong></p>`)
@@ -107,7 +112,12 @@ describe('development sign-in', () => {
   })
 
   it('escapes what it echoes back into the form', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: FORM, payload: new URLSearchParams({ name: '<script>x</script>', email: '"><b>' }).toString() })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/dev',
+      headers: FORM,
+      payload: new URLSearchParams({ name: '<script>x</script>', email: '"><b>' }).toString(),
+    })
     expect(res.statusCode).toBe(400)
     expect(res.body).not.toContain('<script>')
     expect(res.body).toContain('value="&lt;script&gt;x&lt;/script&gt;"')
@@ -234,13 +244,19 @@ describe('refresh tokens and logout', () => {
     const res = await refresh(t, refreshToken)
     expect(res.statusCode).toBe(401)
     expect(res.json()).toEqual(INVALID)
-    const [row] = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
+    const [row] = await t.database.db
+      .select()
+      .from(schema.refreshTokens)
+      .where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
     expect(row.usedAt).toBeNull()
   })
 
   it('refuses every token of a family past its absolute expiry, however fresh the token', async () => {
     const { refreshToken } = await signIn()
-    const [tok] = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
+    const [tok] = await t.database.db
+      .select()
+      .from(schema.refreshTokens)
+      .where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
     await t.database.db
       .update(schema.refreshFamilies)
       .set({ absoluteExpiresAt: new Date(Date.now() - 1000) })
@@ -254,11 +270,17 @@ describe('refresh tokens and logout', () => {
 
   it('gives a successor no more life than its family has left', async () => {
     const { refreshToken } = await signIn()
-    const [tok] = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
+    const [tok] = await t.database.db
+      .select()
+      .from(schema.refreshTokens)
+      .where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
     const soon = new Date(Date.now() + 60_000)
     await t.database.db.update(schema.refreshFamilies).set({ absoluteExpiresAt: soon }).where(eq(schema.refreshFamilies.id, tok.familyId))
     const next = (await refresh(t, refreshToken)).json()
-    const [succ] = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(next.refreshToken)))
+    const [succ] = await t.database.db
+      .select()
+      .from(schema.refreshTokens)
+      .where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(next.refreshToken)))
     expect(succ.expiresAt.getTime()).toBeLessThanOrEqual(soon.getTime())
   })
 
@@ -276,7 +298,10 @@ describe('refresh tokens and logout', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ error: false })
     expect((await refresh(t, second.refreshToken)).statusCode).toBe(401)
-    const [tok] = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(second.refreshToken)))
+    const [tok] = await t.database.db
+      .select()
+      .from(schema.refreshTokens)
+      .where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(second.refreshToken)))
     const [family] = await t.database.db.select().from(schema.refreshFamilies).where(eq(schema.refreshFamilies.id, tok.familyId))
     expect(family.revokedReason).toBe('logout')
     expect(family.revokedAt).toBeInstanceOf(Date)
@@ -309,7 +334,10 @@ describe.each(DB_KINDS)('refresh race on %s', (kind) => {
     expect(results.every((r) => r.statusCode === 200 || r.statusCode === 401)).toBe(true)
     for (const r of results.filter((r) => r.statusCode !== 200)) expect(r.json()).toEqual(INVALID)
 
-    const [tok] = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
+    const [tok] = await t.database.db
+      .select()
+      .from(schema.refreshTokens)
+      .where(eq(schema.refreshTokens.tokenHash, hashRefreshToken(refreshToken)))
     const family = await t.database.db.select().from(schema.refreshTokens).where(eq(schema.refreshTokens.familyId, tok.familyId))
     expect(family.length).toBeLessThanOrEqual(2) // the first token and at most one successor
 

@@ -18,21 +18,34 @@ import { makeEvent, post } from './teams-fixtures.ts'
 type Role = 'signedOut' | 'student' | 'member' | 'leader' | 'otherTeam'
 const ROLES: Role[] = ['signedOut', 'student', 'member', 'leader', 'otherTeam']
 const INVALID = { error: true, message: 'Invalid Token' }
-const PROFILE = { phone_number: '9123456780', roll_number: '16010122001', gender: 'FEMALE', year: 2027, branch: 'Artificial_Intelligence_And_Data_Science', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE' }
+const PROFILE = {
+  phone_number: '9123456780',
+  roll_number: '16010122001',
+  gender: 'FEMALE',
+  year: 2027,
+  branch: 'Artificial_Intelligence_And_Data_Science',
+  interests: ['AI/ML'],
+  degree: 'B.tech',
+  college: 'KJSCE',
+}
 
 describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
   let t: TestApp
   let tables: string[]
   beforeAll(async () => {
     t = await testApp({ kind })
-    const result = (await t.database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)) as any
+    const result = (await t.database.db.execute(
+      sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+    )) as any
     tables = (result.rows ?? result).map((r: any) => r.table_name)
   }, 60_000)
   afterAll(() => t.close())
 
   /** Per table: a count and an md5 of all rows. */
   async function hashes(): Promise<Record<string, string>> {
-    const q = tables.map((n) => `SELECT '${n}' AS t, count(*) || ':' || md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${n}" x`).join(' UNION ALL ')
+    const q = tables
+      .map((n) => `SELECT '${n}' AS t, count(*) || ':' || md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${n}" x`)
+      .join(' UNION ALL ')
     const result = (await t.database.db.execute(sql.raw(q))) as any
     return Object.fromEntries((result.rows ?? result).map((r: any) => [r.t, r.h]))
   }
@@ -60,7 +73,10 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     const users = { student, member, leader, otherTeam }
     const sessions = Object.fromEntries(
       await Promise.all(
-        Object.entries(users).map(async ([role, u]) => [role, await startSession({ db: t.database.db, tokens: accessTokens(new TextEncoder().encode(t.config.jwtSecret!)) }, u.id)]),
+        Object.entries(users).map(async ([role, u]) => [
+          role,
+          await startSession({ db: t.database.db, tokens: accessTokens(new TextEncoder().encode(t.config.jwtSecret!)) }, u.id),
+        ]),
       ),
     ) as Record<Exclude<Role, 'signedOut'>, { refreshToken: string }>
     const auth = (role: Role) => (role === 'signedOut' ? {} : users[role].auth)
@@ -83,8 +99,10 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     check?: (w: World, role: Role, body: any) => void
   }
 
-  const bearerOnly = (ok: Omit<ReturnType<Row['expect']>, 'status'> & { status?: number } = {}) => (role: Role) =>
-    role === 'signedOut' ? { status: 401, message: INVALID.message } : { status: 200, ...ok }
+  const bearerOnly =
+    (ok: Omit<ReturnType<Row['expect']>, 'status'> & { status?: number } = {}) =>
+    (role: Role) =>
+      role === 'signedOut' ? { status: 401, message: INVALID.message } : { status: 200, ...ok }
 
   const rows: Record<string, Row> = {
     'POST /user/p/me': {
@@ -93,14 +111,34 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       expect: bearerOnly(),
       check: (w, role, body) => {
         expect(body.user.id).toBe(w.idOf(role))
-        expect(Object.keys(body.user).sort()).toEqual(['branch', 'college', 'degree', 'email', 'gender', 'id', 'interests', 'name', 'phone_number', 'photo_url', 'roles', 'roll_number', 'year'])
+        expect(Object.keys(body.user).sort()).toEqual([
+          'branch',
+          'college',
+          'degree',
+          'email',
+          'gender',
+          'id',
+          'interests',
+          'name',
+          'phone_number',
+          'photo_url',
+          'roles',
+          'roll_number',
+          'year',
+        ])
         expect(body.user.roles).toEqual({ admin: false, councils: [], door_events: [] })
       },
     },
     'POST /user/p/update (own profile)': {
       url: () => '/api/v1/user/p/update',
       // A phone and roll number of the caller's own: they are unique among students (migration 0003).
-      body: (w, role) => ({ ...PROFILE, phone_number: String(9_100_000_000 + w.idOf(role)), roll_number: `R-${w.idOf(role)}`, role: 'admin', email: 'takeover@example.edu' }),
+      body: (w, role) => ({
+        ...PROFILE,
+        phone_number: String(9_100_000_000 + w.idOf(role)),
+        roll_number: `R-${w.idOf(role)}`,
+        role: 'admin',
+        email: 'takeover@example.edu',
+      }),
       expect: bearerOnly({ writes: ['users'] }),
       check: (w, role, body) => {
         expect(body.user.id).toBe(w.idOf(role))
@@ -129,7 +167,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       check: (w, role, body) => {
         const all = Object.values(body.events).flat() as any[]
         const teamEvent = all.find((e) => e.id === w.teamEvent)
-        const mine = role === 'member' || role === 'leader' ? { id: w.alpha.id, name: 'Alpha' } : role === 'otherTeam' ? { id: w.bravo.id, name: 'Bravo' } : null
+        const mine =
+          role === 'member' || role === 'leader' ? { id: w.alpha.id, name: 'Alpha' } : role === 'otherTeam' ? { id: w.bravo.id, name: 'Bravo' } : null
         if (mine) expect(teamEvent.Participant.team).toEqual(mine)
         else expect(teamEvent.Participant).toBe(false)
       },
@@ -178,12 +217,21 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       url: () => '/api/v1/event/p/claim-ticket',
       body: (w) => ({ event_id: w.tickets }),
       expect: (role) =>
-        role === 'signedOut' ? { status: 401 } : role === 'student' ? { status: 403, message: E.notRegistered } : { status: 200, message: E.ticketClaimed, writes: ['events', 'participants'] },
+        role === 'signedOut'
+          ? { status: 401 }
+          : role === 'student'
+            ? { status: 403, message: E.notRegistered }
+            : { status: 200, message: E.ticketClaimed, writes: ['events', 'participants'] },
     },
     'POST /event/p/rate': {
       url: () => '/api/v1/event/p/rate',
       body: (w) => ({ event_id: w.completed, rating: 4 }),
-      expect: (role) => (role === 'signedOut' ? { status: 401 } : role === 'student' ? { status: 403, message: E.notParticipant } : { status: 200, message: E.rated, writes: ['participants'] }),
+      expect: (role) =>
+        role === 'signedOut'
+          ? { status: 401 }
+          : role === 'student'
+            ? { status: 403, message: E.notParticipant }
+            : { status: 200, message: E.rated, writes: ['participants'] },
     },
     'POST /council/p/get': {
       url: () => '/api/v1/council/p/get',

@@ -116,29 +116,93 @@ describe('importCatalogue', () => {
     ['a non-object file', [1, 2], 'the file must hold a JSON object: {"councils": [...], "events": [...]}'],
     ['an unknown top-level field', { councils: [], events: [], users: [] }, 'unknown top-level field(s) users: only "councils" and "events" are read'],
     ['councils not a list', { councils: {} }, 'councils: must be a list'],
-    ['a bad slug', { councils: [council('CSI Council')] }, 'councils[0] "CSI Council".slug: must be a slug: lower-case letters, digits and hyphens, at most 80 characters, e.g. "tech-fest"'],
+    [
+      'a bad slug',
+      { councils: [council('CSI Council')] },
+      'councils[0] "CSI Council".slug: must be a slug: lower-case letters, digits and hyphens, at most 80 characters, e.g. "tech-fest"',
+    ],
     ['a council without name', { councils: [council('csi', { name: '  ' })] }, 'councils[0] "csi".name: is required'],
-    ['a 9-digit phone', { councils: [council('csi', { phone_number: '982001122' })] }, 'councils[0] "csi".phone_number: must be exactly 10 digits, without +91'],
-    ['a +91 phone', { councils: [council('csi', { phone_number: '+919820011223' })] }, 'councils[0] "csi".phone_number: must be exactly 10 digits, without +91'],
+    [
+      'a 9-digit phone',
+      { councils: [council('csi', { phone_number: '982001122' })] },
+      'councils[0] "csi".phone_number: must be exactly 10 digits, without +91',
+    ],
+    [
+      'a +91 phone',
+      { councils: [council('csi', { phone_number: '+919820011223' })] },
+      'councils[0] "csi".phone_number: must be exactly 10 digits, without +91',
+    ],
     ['a bad e-mail', { councils: [council('csi', { email: 'csi-at-example' })] }, 'councils[0] "csi".email: must be an e-mail address'],
-    ['a javascript: photo', { councils: [council('csi', { photo_url: 'javascript:alert(1)' })] }, 'councils[0] "csi".photo_url: must be an http(s) URL or a path starting with /'],
+    [
+      'a javascript: photo',
+      { councils: [council('csi', { photo_url: 'javascript:alert(1)' })] },
+      'councils[0] "csi".photo_url: must be an http(s) URL or a path starting with /',
+    ],
     ['a typo in a field name', { councils: [council('csi')], events: [event('e', { ma_pt: 2 })] }, 'events[0] "e": has unknown field(s) ma_pt'],
-    ['an unknown state', { councils: [council('csi')], events: [event('e', { state: 'DRAFT' })] }, 'events[0] "e".state: must be one of UPCOMING, REGISTRATION_OPEN, REGISTRATION_CLOSED, TICKET_OPEN, TICKET_CLOSED, ONGOING, COMPLETED'],
+    [
+      'an unknown state',
+      { councils: [council('csi')], events: [event('e', { state: 'DRAFT' })] },
+      'events[0] "e".state: must be one of UPCOMING, REGISTRATION_OPEN, REGISTRATION_CLOSED, TICKET_OPEN, TICKET_CLOSED, ONGOING, COMPLETED',
+    ],
     ['a negative fee', { councils: [council('csi')], events: [event('e', { fee: -1 })] }, 'events[0] "e".fee: must be a whole number of rupees, 0 or more'],
     ['a fee in paise', { councils: [council('csi')], events: [event('e', { fee: 99.5 })] }, 'events[0] "e".fee: must be a whole number of rupees, 0 or more'],
     ['a fee as text', { councils: [council('csi')], events: [event('e', { fee: '100' })] }, 'events[0] "e".fee: must be a whole number of rupees, 0 or more'],
-    ['ma_ppt 0', { councils: [council('csi')], events: [event('e', { ma_ppt: 0 })] }, 'events[0] "e".ma_ppt: must be a whole number, 1 or more (1 means an individual event)'],
-    ['a negative ticket_count', { councils: [council('csi')], events: [event('e', { ticket_count: -5 })] }, 'events[0] "e".ticket_count: must be a whole number, 0 or more'],
+    [
+      'ma_ppt 0',
+      { councils: [council('csi')], events: [event('e', { ma_ppt: 0 })] },
+      'events[0] "e".ma_ppt: must be a whole number, 1 or more (1 means an individual event)',
+    ],
+    [
+      'a negative ticket_count',
+      { councils: [council('csi')], events: [event('e', { ticket_count: -5 })] },
+      'events[0] "e".ticket_count: must be a whole number, 0 or more',
+    ],
     ['no dates', { councils: [council('csi')], events: [event('e', { dates: [] })] }, 'events[0] "e".dates: must list at least one date-time'],
-    ['a date without offset', { councils: [council('csi')], events: [event('e', { dates: ['2026-11-25T10:00:00'] })] }, 'events[0] "e".dates[0]: must be an ISO date-time with an offset, e.g. 2026-03-14T10:00:00+05:30'],
-    ['30 February', { councils: [council('csi')], events: [event('e', { dates: ['2026-02-30T10:00:00+05:30'] })] }, 'events[0] "e".dates[0]: must be an ISO date-time with an offset, e.g. 2026-03-14T10:00:00+05:30'],
-    ['a date as a number', { councils: [council('csi')], events: [event('e', { dates: [1700000000000] })] }, 'events[0] "e".dates[0]: must be an ISO date-time'],
-    ['a flag as text', { councils: [council('csi')], events: [event('e', { is_ticket_feature_enabled: 'yes' })] }, 'events[0] "e".is_ticket_feature_enabled: must be true or false'],
-    ['EXTERNAL without a link', { councils: [council('csi')], events: [event('e', { registration_type: 'EXTERNAL' })] }, 'events[0] "e".external_registration_link: is required when registration_type is EXTERNAL'],
-    ['an activity without a link', { councils: [council('csi')], events: [event('e', { start_in_event_activity: true })] }, 'events[0] "e".in_event_activity: is required when start_in_event_activity is true'],
-    ['a missing organizer', { councils: [council('csi')], events: [{ slug: 'e', name: 'E', dates: ['2026-11-25T10:00:00Z'] }] }, 'events[0] "e".organizer: is required'],
-    ['an unknown organizer', { councils: [council('csi')], events: [event('e', { organizer: 'nope' })] }, 'events[0] "e".organizer: no council with slug "nope" in the file or the database (valid council slugs: csi)'],
-    ['an unknown parent', { councils: [council('csi')], events: [event('e', { parent: 'nope' })] }, 'events[0] "e".parent: no event with slug "nope" in the file or the database'],
+    [
+      'a date without offset',
+      { councils: [council('csi')], events: [event('e', { dates: ['2026-11-25T10:00:00'] })] },
+      'events[0] "e".dates[0]: must be an ISO date-time with an offset, e.g. 2026-03-14T10:00:00+05:30',
+    ],
+    [
+      '30 February',
+      { councils: [council('csi')], events: [event('e', { dates: ['2026-02-30T10:00:00+05:30'] })] },
+      'events[0] "e".dates[0]: must be an ISO date-time with an offset, e.g. 2026-03-14T10:00:00+05:30',
+    ],
+    [
+      'a date as a number',
+      { councils: [council('csi')], events: [event('e', { dates: [1700000000000] })] },
+      'events[0] "e".dates[0]: must be an ISO date-time',
+    ],
+    [
+      'a flag as text',
+      { councils: [council('csi')], events: [event('e', { is_ticket_feature_enabled: 'yes' })] },
+      'events[0] "e".is_ticket_feature_enabled: must be true or false',
+    ],
+    [
+      'EXTERNAL without a link',
+      { councils: [council('csi')], events: [event('e', { registration_type: 'EXTERNAL' })] },
+      'events[0] "e".external_registration_link: is required when registration_type is EXTERNAL',
+    ],
+    [
+      'an activity without a link',
+      { councils: [council('csi')], events: [event('e', { start_in_event_activity: true })] },
+      'events[0] "e".in_event_activity: is required when start_in_event_activity is true',
+    ],
+    [
+      'a missing organizer',
+      { councils: [council('csi')], events: [{ slug: 'e', name: 'E', dates: ['2026-11-25T10:00:00Z'] }] },
+      'events[0] "e".organizer: is required',
+    ],
+    [
+      'an unknown organizer',
+      { councils: [council('csi')], events: [event('e', { organizer: 'nope' })] },
+      'events[0] "e".organizer: no council with slug "nope" in the file or the database (valid council slugs: csi)',
+    ],
+    [
+      'an unknown parent',
+      { councils: [council('csi')], events: [event('e', { parent: 'nope' })] },
+      'events[0] "e".parent: no event with slug "nope" in the file or the database',
+    ],
     ['its own parent', { councils: [council('csi')], events: [event('e', { parent: 'e' })] }, 'events[0] "e".parent: an event cannot be its own parent'],
     [
       'a grandchild',
@@ -297,7 +361,9 @@ describe('demo data', () => {
     })
 
     it('was written around DEMO_ANCHOR', () => {
-      const anchorDay = loadDemoCatalogue().events.flatMap((e) => e.dates).filter((d) => d.startsWith(DEMO_ANCHOR))
+      const anchorDay = loadDemoCatalogue()
+        .events.flatMap((e) => e.dates)
+        .filter((d) => d.startsWith(DEMO_ANCHOR))
       expect(anchorDay.length).toBeGreaterThan(0)
     })
   })

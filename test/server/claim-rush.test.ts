@@ -21,8 +21,24 @@ describe.each(DB_KINDS)('ticket rush on %s', (kind) => {
     ;({ events: ids } = await importCatalogue(t.database.db, {
       councils: [{ slug: 'cc', name: 'Cultural Committee' }],
       events: [
-        { slug: 'rush', name: 'Rush', dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 100 },
-        { slug: 'solo', name: 'Solo', dates: ['2026-11-26T19:00:00+05:30'], organizer: 'cc', state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 100 },
+        {
+          slug: 'rush',
+          name: 'Rush',
+          dates: ['2026-11-25T19:00:00+05:30'],
+          organizer: 'cc',
+          state: 'TICKET_OPEN',
+          is_ticket_feature_enabled: true,
+          ticket_count: 100,
+        },
+        {
+          slug: 'solo',
+          name: 'Solo',
+          dates: ['2026-11-26T19:00:00+05:30'],
+          organizer: 'cc',
+          state: 'TICKET_OPEN',
+          is_ticket_feature_enabled: true,
+          ticket_count: 100,
+        },
       ],
     }))
   })

@@ -53,7 +53,9 @@ describe('cli commands', () => {
     await expect(run('import', bad)).rejects.toThrow(/is not valid JSON/)
     writeFileSync(bad, JSON.stringify({ events: [{ slug: 'x', name: 'X', dates: ['2026-11-25T10:00:00Z'], organizer: 'ghost' }] }))
     // The councils the operator may name are listed: the ones of the database here (the file has none).
-    await expect(run('import', bad)).rejects.toThrow('- events[0] "x".organizer: no council with slug "ghost" in the file or the database (valid council slugs: csi)')
+    await expect(run('import', bad)).rejects.toThrow(
+      '- events[0] "x".organizer: no council with slug "ghost" in the file or the database (valid council slugs: csi)',
+    )
     await expect(run('import')).rejects.toThrow('Usage: npm run cli -- import <file.json>')
   })
 
@@ -72,7 +74,10 @@ describe('cli commands', () => {
   it('token creates the user once (issuer cli, subject the e-mail) and prints working tokens', async () => {
     const first = JSON.parse(await run('token', 'Load.Tester@Example.edu', '--name', 'Load Tester'))
     expect(Object.keys(first)).toEqual(['accessToken', 'refreshToken'])
-    const [user] = await database.db.select().from(users).where(and(eq(users.issuer, 'cli'), eq(users.subject, 'load.tester@example.edu')))
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(and(eq(users.issuer, 'cli'), eq(users.subject, 'load.tester@example.edu')))
     expect(user).toMatchObject({ email: 'load.tester@example.edu', name: 'Load Tester' })
     expect(await tokens.verify(first.accessToken)).toBe(user.id)
     const rotated = await rotateRefreshToken({ db: database.db, tokens }, first.refreshToken)
@@ -120,7 +125,9 @@ describe('cli process', () => {
 
     const wrong = await cli('event:state', '1', 'NOPE')
     expect(wrong.code).toBe(1)
-    expect(wrong.stderr.trim()).toBe('Unknown state "NOPE": use one of DRAFT, UPCOMING, REGISTRATION_OPEN, REGISTRATION_CLOSED, TICKET_OPEN, TICKET_CLOSED, ONGOING, COMPLETED.')
+    expect(wrong.stderr.trim()).toBe(
+      'Unknown state "NOPE": use one of DRAFT, UPCOMING, REGISTRATION_OPEN, REGISTRATION_CLOSED, TICKET_OPEN, TICKET_CLOSED, ONGOING, COMPLETED.',
+    )
     expect(wrong.stderr).not.toMatch(/at .*\.ts:\d+/) // no stack trace for an operator's mistake
 
     const db = await openDatabase({ dataDir })

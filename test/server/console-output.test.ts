@@ -36,9 +36,19 @@ describe('LOG_FORMAT', () => {
 describe('readable lines', () => {
   it('shows time, level and message, the request as method and path, the answer as status and time', () => {
     const time = new Date(2026, 10, 21, 9, 5, 7).getTime()
-    expect(prettyLine(JSON.stringify({ level: 30, time, pid: 1, hostname: 'h', reqId: 'req-1', req: { method: 'POST', url: '/api/v1/event/p/get' }, msg: 'incoming request' }))).toBe(
-      '09:05:07 INFO  incoming request POST /api/v1/event/p/get (req-1)',
-    )
+    expect(
+      prettyLine(
+        JSON.stringify({
+          level: 30,
+          time,
+          pid: 1,
+          hostname: 'h',
+          reqId: 'req-1',
+          req: { method: 'POST', url: '/api/v1/event/p/get' },
+          msg: 'incoming request',
+        }),
+      ),
+    ).toBe('09:05:07 INFO  incoming request POST /api/v1/event/p/get (req-1)')
     expect(prettyLine(JSON.stringify({ level: 30, time, reqId: 'req-1', res: { statusCode: 200 }, responseTime: 3.14159, msg: 'request completed' }))).toBe(
       '09:05:07 INFO  request completed 200 3.1 ms (req-1)',
     )
@@ -53,7 +63,11 @@ describe('readable lines', () => {
     const logger = loggerFor({ LOG_FORMAT: 'pretty' }, { write: (text) => out.push(text), isTTY: false })
     const t = await testApp({ app: { logger } })
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/p/me?accessToken=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc', headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc' } })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/p/me?accessToken=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc',
+        headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc' },
+      })
       expect(res.statusCode).toBe(401)
       t.app.log.info({ detail: 'call 9876543210' }, 'a note')
     } finally {
@@ -73,13 +87,17 @@ describe('the startup lines', () => {
   it('without a build: where the API is and how to build the app; demo data loaded with its counts', () => {
     const lines = startupLines({ config: config(), demo: { councils: { a: 1, b: 2 }, events: { x: 1, y: 2, z: 3 } } })
     expect(lines).toEqual([
-      'The API is running at http://localhost:3000/api/v1, but the app is not built (no ' + join(tmpdir(), 'no-build-here') + '/index.html): run npm run build, or npm start, which builds it first.',
+      'The API is running at http://localhost:3000/api/v1, but the app is not built (no ' +
+        join(tmpdir(), 'no-build-here') +
+        '/index.html): run npm run build, or npm start, which builds it first.',
       'Demo data loaded: 2 councils and 3 events, dated around today (only on a first start; later starts keep the data as it is).',
     ])
   })
 
   it('a later start says no demo data was added', () => {
-    expect(startupLines({ config: config(), demo: null })[1]).toBe('Demo data: not loaded, the database already holds councils (demo data is only loaded into an empty one).')
+    expect(startupLines({ config: config(), demo: null })[1]).toBe(
+      'Demo data: not loaded, the database already holds councils (demo data is only loaded into an empty one).',
+    )
   })
 
   it('the real server on a first start, its output piped: JSON lines saying where the app is, the demo data and a phone-sized window; LOG_FORMAT=pretty makes them readable', async () => {
@@ -91,7 +109,20 @@ describe('the startup lines', () => {
       writeFileSync(join(dataDir, 'static/index.html'), '<!doctype html><title>app</title>')
       let output = ''
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', APP_URL: `http://localhost:${port}`, DATA_DIR: dataDir, STATIC_DIR: join(dataDir, 'static'), LOG_LEVEL: 'info', NODE_ENV: 'test', DATABASE_URL: '', REDIS_URL: '', GOOGLE_CLIENT_ID: '', ...env },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          APP_URL: `http://localhost:${port}`,
+          DATA_DIR: dataDir,
+          STATIC_DIR: join(dataDir, 'static'),
+          LOG_LEVEL: 'info',
+          NODE_ENV: 'test',
+          DATABASE_URL: '',
+          REDIS_URL: '',
+          GOOGLE_CLIENT_ID: '',
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       child.stdout.on('data', (d) => (output += d))
@@ -112,7 +143,10 @@ describe('the startup lines', () => {
     }
 
     const piped = await run({})
-    const entries = piped.output.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    const entries = piped.output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
     const messages = entries.map((e) => e.msg as string)
     const where = messages.find((m) => m.includes(`http://localhost:${piped.port}`))
     expect(where).toMatch(/phone-sized window/)

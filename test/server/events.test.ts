@@ -89,15 +89,7 @@ describe('event calls', () => {
       expect(res.statusCode).toBe(200)
       const body = res.json()
       expect(body.error).toBe(false)
-      expect(Object.keys(body.events)).toEqual([
-        'UPCOMING',
-        'REGISTRATION_OPEN',
-        'REGISTRATION_CLOSED',
-        'TICKET_OPEN',
-        'TICKET_CLOSED',
-        'ONGOING',
-        'COMPLETED',
-      ])
+      expect(Object.keys(body.events)).toEqual(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING', 'COMPLETED'])
       const open = body.events.REGISTRATION_OPEN.map((e: any) => e.id)
       // By first date: fest (23rd), open (24th), team-open (25th), fest-b (28th).
       expect(open).toEqual([ids.fest, ids.open, ids['team-open'], ids['fest-b']])
@@ -333,8 +325,12 @@ describe('event calls', () => {
       ])
     })
     const ratingOf = async (userId: number, eventId: number) =>
-      (await t.database.db.select().from(participants).where(and(eq(participants.eventId, eventId), eq(participants.userId, userId))))[0]
-        ?.rating
+      (
+        await t.database.db
+          .select()
+          .from(participants)
+          .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId)))
+      )[0]?.rating
 
     it('records a rating of a completed event, and a second one replaces the first', async () => {
       let res = await call('/p/rate', gina.auth, { event_id: ids.done, rating: 4 })
@@ -407,16 +403,22 @@ describe('event calls', () => {
 
     it('gives a registered student their participation with a null ticket code', async () => {
       const { event } = (await call(`/p/get/${ids.open}`, alice.auth)).json()
-      expect(event.Participant).toEqual({ id: expect.any(Number), ticket_collected: false, ticket_code: null, team: null, checked_in_at: null, rating: null, waitlist: null, answers: {} })
+      expect(event.Participant).toEqual({
+        id: expect.any(Number),
+        ticket_collected: false,
+        ticket_code: null,
+        team: null,
+        checked_in_at: null,
+        rating: null,
+        waitlist: null,
+        answers: {},
+      })
     })
 
     it('gives a team member the whole team, leader first, then by joining order', async () => {
       const [leader, early, late] = [await t.student({ name: 'Lead' }), await t.student({ name: 'Early' }), await t.student({ name: 'Late' })]
       const db = t.database.db
-      const [team] = await db
-        .insert(teams)
-        .values({ eventId: ids['team-open'], name: 'Byte Me', inviteCode: 'aB3dE', leaderId: leader.id })
-        .returning()
+      const [team] = await db.insert(teams).values({ eventId: ids['team-open'], name: 'Byte Me', inviteCode: 'aB3dE', leaderId: leader.id }).returning()
       // The leader joined last here, to prove the order puts the leader first whatever the time.
       await db.insert(participants).values({ eventId: ids['team-open'], userId: early.id, teamId: team.id, createdAt: new Date('2026-01-01T00:00:00Z') })
       await db.insert(participants).values({ eventId: ids['team-open'], userId: late.id, teamId: team.id, createdAt: new Date('2026-01-02T00:00:00Z') })
@@ -453,11 +455,14 @@ describe('event calls', () => {
       expect(JSON.stringify(outside)).not.toContain('aB3dE')
     })
 
-    it.each(['999999', 'abc', '-1', '0', '1.5', '2147483648', '99999999999', '99999999999999999999', '%20', '1e3'])('answers 404 Event not found for /p/get/%s', async (id) => {
-      const res = await call(`/p/get/${id}`, alice.auth)
-      expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ error: true, message: 'Event not found.' })
-    })
+    it.each(['999999', 'abc', '-1', '0', '1.5', '2147483648', '99999999999', '99999999999999999999', '%20', '1e3'])(
+      'answers 404 Event not found for /p/get/%s',
+      async (id) => {
+        const res = await call(`/p/get/${id}`, alice.auth)
+        expect(res.statusCode).toBe(404)
+        expect(res.json()).toEqual({ error: true, message: 'Event not found.' })
+      },
+    )
   })
 
   describe('POST /p/get/me', () => {

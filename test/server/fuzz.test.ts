@@ -31,7 +31,7 @@ function prng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
   const int = (n: number) => Math.floor(next() * n)
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)]
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]
   return { next, int, pick, chance: (p: number) => next() < p }
 }
 
@@ -63,7 +63,7 @@ describe(`fuzz over every call on ${KIND}`, () => {
   let tables: string[]
   const ids: Record<string, number> = {}
   const users: { id: number; auth: { authorization: string } }[] = []
-  let inviteCodes: string[] = []
+  const inviteCodes: string[] = []
 
   beforeAll(async () => {
     t = await testApp({ kind: KIND })
@@ -72,7 +72,15 @@ describe(`fuzz over every call on ${KIND}`, () => {
       events: [
         { slug: 'open', name: 'Open', dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state: 'REGISTRATION_OPEN' },
         { slug: 'team', name: 'Team', dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state: 'REGISTRATION_OPEN', ma_ppt: 3 },
-        { slug: 'tickets', name: 'Tickets', dates: ['2026-11-26T19:00:00+05:30'], organizer: 'cc', state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 3 },
+        {
+          slug: 'tickets',
+          name: 'Tickets',
+          dates: ['2026-11-26T19:00:00+05:30'],
+          organizer: 'cc',
+          state: 'TICKET_OPEN',
+          is_ticket_feature_enabled: true,
+          ticket_count: 3,
+        },
         { slug: 'done', name: 'Done', dates: ['2026-10-01T19:00:00+05:30'], organizer: 'cc', state: 'COMPLETED' },
         { slug: 'soon', name: 'Soon', dates: ['2026-12-01T19:00:00+05:30'], organizer: 'cc', state: 'UPCOMING' },
       ],
@@ -90,15 +98,27 @@ describe(`fuzz over every call on ${KIND}`, () => {
       [0, 1],
       [2, 3],
     ]) {
-      const created = await t.app.inject({ method: 'POST', url: '/api/v1/event/p/create-team/', headers: users[leader].auth, payload: { event_id: ids.team, team_name: `Team ${leader}` } })
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/event/p/create-team/',
+        headers: users[leader].auth,
+        payload: { event_id: ids.team, team_name: `Team ${leader}` },
+      })
       expect(created.statusCode).toBe(200)
       const team = created.json().team
       ids[`team${leader}`] = team.id
       inviteCodes.push(team.invite_code)
-      const joined = await t.app.inject({ method: 'POST', url: '/api/v1/event/p/join-team/', headers: users[member].auth, payload: { event_id: ids.team, invite_code: team.invite_code } })
+      const joined = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/event/p/join-team/',
+        headers: users[member].auth,
+        payload: { event_id: ids.team, invite_code: team.invite_code },
+      })
       expect(joined.statusCode).toBe(200)
     }
-    const rows = (await t.database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)) as any
+    const rows = (await t.database.db.execute(
+      sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+    )) as any
     tables = (rows.rows ?? rows).map((r: any) => r.table_name).filter((n: string) => !WRITES_ON_REFUSAL_BY_DESIGN.has(n))
     expect(tables).toEqual(expect.arrayContaining(['users', 'events', 'teams', 'participants', 'refresh_tokens', 'refresh_families', 'councils']))
   }, 60_000)
@@ -142,7 +162,27 @@ describe(`fuzz over every call on ${KIND}`, () => {
         huge(r.pick([1000, 5000, 9000])),
         ...inviteCodes,
       ])
-    const numbers = () => r.pick([0, -1, -2147483648, 1, 2, 3, 5, 6, 1.5, 2147483647, 2147483648, 2 ** 53, 2 ** 53 + 2, 1e308, -1e308, Number.MIN_VALUE, ...Object.values(ids), ...users.map((u) => u.id)])
+    const numbers = () =>
+      r.pick([
+        0,
+        -1,
+        -2147483648,
+        1,
+        2,
+        3,
+        5,
+        6,
+        1.5,
+        2147483647,
+        2147483648,
+        2 ** 53,
+        2 ** 53 + 2,
+        1e308,
+        -1e308,
+        Number.MIN_VALUE,
+        ...Object.values(ids),
+        ...users.map((u) => u.id),
+      ])
     const anyValue = (depth = 0): unknown => {
       switch (r.int(depth > 2 ? 4 : 7)) {
         case 0:
@@ -195,7 +235,16 @@ describe(`fuzz over every call on ${KIND}`, () => {
     }
     // Nine fields rarely all come out valid at random: a quarter of these bodies start valid instead.
     const VALID: Partial<Record<CallName, () => Record<string, unknown>>> = {
-      updateProfile: () => ({ phone_number: r.pick(['9123456780', '9876543210']), roll_number: '16010122001', gender: 'FEMALE', year: 2027, branch: 'Artificial_Intelligence_And_Data_Science', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE' }),
+      updateProfile: () => ({
+        phone_number: r.pick(['9123456780', '9876543210']),
+        roll_number: '16010122001',
+        gender: 'FEMALE',
+        year: 2027,
+        branch: 'Artificial_Intelligence_And_Data_Science',
+        interests: ['AI/ML'],
+        degree: 'B.tech',
+        college: 'KJSCE',
+      }),
     }
     const pathId = () => (r.chance(0.5) ? String(r.pick(Object.values(ids))) : enc(str(anyValue()).slice(0, 200)))
     // Every call of the contract registry: a call declared there is fuzzed without a change here.
@@ -220,7 +269,21 @@ describe(`fuzz over every call on ${KIND}`, () => {
       const kind = r.int(20)
       if (kind === 0) return {} // no body, no content type
       if (kind === 1) return { payload: r.pick(['true', '{}', 'null', '[]', '"x"', '42', '']), contentType: 'application/json' }
-      if (kind === 2) return { payload: r.pick(['{', '{"event_id":', '{"a":1,}', "{'a':1}", 'undefined', '\u0000', '[[[[[[', '{"__proto__":{"admin":true}}', '[' .repeat(5000) + ']'.repeat(5000)]), contentType: 'application/json' }
+      if (kind === 2)
+        return {
+          payload: r.pick([
+            '{',
+            '{"event_id":',
+            '{"a":1,}',
+            "{'a':1}",
+            'undefined',
+            '\u0000',
+            '[[[[[[',
+            '{"__proto__":{"admin":true}}',
+            '['.repeat(5000) + ']'.repeat(5000),
+          ]),
+          contentType: 'application/json',
+        }
       if (kind === 3) return { payload: JSON.stringify({ pad: huge(17_000) }), contentType: 'application/json' } // 413
       const fields: Record<string, unknown> = {}
       if (call.valid && r.chance(0.25)) {
@@ -232,15 +295,39 @@ describe(`fuzz over every call on ${KIND}`, () => {
       } else for (const [name, gen] of Object.entries(call.fields)) if (!r.chance(0.15)) fields[name] = gen() // missing fields
       if (r.chance(0.3)) fields[r.pick(['extra', 'user_id', 'leader_id', 'tickets_sold', 'ticket_code', '__proto__', 'isAdmin'])] = anyValue() // extra fields
       const text = JSON.stringify(fields)
-      if (kind === 4) return { payload: text, contentType: r.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=utf-16', 'APPLICATION/JSON']) }
-      if (kind === 5) return { payload: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, str(v)])).toString(), contentType: 'application/x-www-form-urlencoded' }
+      if (kind === 4)
+        return {
+          payload: text,
+          contentType: r.pick([
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/json; charset=utf-16',
+            'APPLICATION/JSON',
+          ]),
+        }
+      if (kind === 5)
+        return {
+          payload: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, str(v)])).toString(),
+          contentType: 'application/x-www-form-urlencoded',
+        }
       return { payload: text, contentType: 'application/json' }
     }
 
     function authHeader(call: Call): string | undefined {
       const k = r.int(10)
       if (k === 0) return undefined
-      if (k === 1) return r.pick(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', `Bearer ${'a'.repeat(5000)}`, 'bearer x.y.z', `Bearer ${users[0].auth.authorization.slice(7, -3)}abc`])
+      if (k === 1)
+        return r.pick([
+          'Bearer',
+          'Bearer ',
+          'Basic dXNlcjpwYXNz',
+          'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.',
+          `Bearer ${'a'.repeat(5000)}`,
+          'bearer x.y.z',
+          `Bearer ${users[0].auth.authorization.slice(7, -3)}abc`,
+        ])
       return call.auth || r.chance(0.3) ? r.pick(users).auth.authorization : undefined
     }
 
@@ -265,8 +352,15 @@ describe(`fuzz over every call on ${KIND}`, () => {
       if (authorization) headers.authorization = authorization
       const res = await t.app.inject({ method: method as any, url, headers, payload: method === 'GET' ? undefined : payload })
       byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1)
-      if (res.statusCode === 200) okCalls.add(url.replace(/\/\d+$/, '/:id').replace(/\/$/, '').replace(/\?.*/, ''))
-      const describeCase = () => `#${i} ${method} ${url.slice(0, 120)} ${contentType ?? '-'} ${String(payload ?? '').slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`
+      if (res.statusCode === 200)
+        okCalls.add(
+          url
+            .replace(/\/\d+$/, '/:id')
+            .replace(/\/$/, '')
+            .replace(/\?.*/, ''),
+        )
+      const describeCase = () =>
+        `#${i} ${method} ${url.slice(0, 120)} ${contentType ?? '-'} ${String(payload ?? '').slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`
       const after = await snapshot()
       if (res.statusCode >= 500) failures.push(`5xx: ${describeCase()}`)
       else if (res.statusCode >= 400) {
@@ -274,8 +368,9 @@ describe(`fuzz over every call on ${KIND}`, () => {
         if (after !== before) failures.push(`a refused request wrote: ${describeCase()}`)
         const isJson = String(res.headers['content-type']).startsWith('application/json')
         // The development form answers a form post with the form again (HTML, the error shown in it).
-        const devForm = url === '/api/v1/auth/dev' && contentType === 'application/x-www-form-urlencoded' && String(res.headers['content-type']).startsWith('text/html')
-        const shape = devForm || isJson && res.json().error === true && typeof res.json().message === 'string' && res.json().message.length > 0
+        const devForm =
+          url === '/api/v1/auth/dev' && contentType === 'application/x-www-form-urlencoded' && String(res.headers['content-type']).startsWith('text/html')
+        const shape = devForm || (isJson && res.json().error === true && typeof res.json().message === 'string' && res.json().message.length > 0)
         if (!shape) failures.push(`refusal without the JSON error shape: ${describeCase()}`)
       } else if (after !== before) acceptedChanges++
       if (failures.length >= 30) break
@@ -284,7 +379,10 @@ describe(`fuzz over every call on ${KIND}`, () => {
     process.off('unhandledRejection', onUnhandled)
     await new Promise((resolve) => setImmediate(resolve))
 
-    const summary = [...byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ')
+    const summary = [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')
     console.log(`fuzz: ${CASES} cases (seed ${SEED}): ${summary}; ${refusedCases} refused with no write, ${acceptedChanges} accepted writes`)
     expect(failures).toEqual([])
     expect(unhandled).toEqual([])

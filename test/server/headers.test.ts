@@ -11,7 +11,12 @@ import { testApp, type TestApp } from './helpers.ts'
 const CRITICAL_CSS = ':root{--c-brand:#c8102e}body{margin:0}'
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]))
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  )
 }
 
 function expectSecurityHeaders(headers: Record<string, unknown>) {
@@ -114,7 +119,13 @@ describe('body size and timeouts', () => {
   it('bodies over 16 KB get 413 with the JSON error shape, on several calls, signed in or not', async () => {
     const { auth } = await t.student()
     const big = JSON.stringify({ event_id: 1, team_name: 'x'.repeat(BODY_LIMIT) })
-    for (const url of ['/api/v1/auth/refresh-token', '/api/v1/user/p/update', '/api/v1/event/p/claim-ticket', '/api/v1/event/p/create-team/', '/api/v1/auth/dev']) {
+    for (const url of [
+      '/api/v1/auth/refresh-token',
+      '/api/v1/user/p/update',
+      '/api/v1/event/p/claim-ticket',
+      '/api/v1/event/p/create-team/',
+      '/api/v1/auth/dev',
+    ]) {
       const res = await t.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: big })
       expect(res.statusCode, url).toBe(413)
       expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.' })

@@ -121,9 +121,7 @@ describe('invite-code uniqueness within an event (forced collisions)', () => {
 
   it('refuses a generator that breaks the code format rather than storing its output', async () => {
     const eventId = await makeEvent(t)
-    await expect(createTeam(t.database.db, { eventId, userId: (await t.student()).id, name: 'Odd' }, () => 'ab-12')).rejects.toThrow(
-      /invite code generator/,
-    )
+    await expect(createTeam(t.database.db, { eventId, userId: (await t.student()).id, name: 'Odd' }, () => 'ab-12')).rejects.toThrow(/invite code generator/)
     expect(await snapshot(t, eventId)).toEqual({ teams: [], members: [] })
   })
 })
@@ -134,8 +132,7 @@ describe.each(DB_KINDS)('attempt limiter on %s', (kind) => {
     database = await testDatabase(kind)
   })
   afterAll(() => database.close())
-  const counter = async (key: string) =>
-    (await database.db.select().from(schema.attemptCounters).where(eq(schema.attemptCounters.key, key)))[0]
+  const counter = async (key: string) => (await database.db.select().from(schema.attemptCounters).where(eq(schema.attemptCounters.key, key)))[0]
   const age = (key: string, seconds: number) =>
     database.db
       .update(schema.attemptCounters)
@@ -145,7 +142,11 @@ describe.each(DB_KINDS)('attempt limiter on %s', (kind) => {
   it('allows `limit` attempts in a window, then refuses with the seconds left and records nothing more', async () => {
     const limiter = databaseAttemptLimiter(database.db, { limit: 3, windowSeconds: 60 })
     const results = [await limiter.hit('a'), await limiter.hit('a'), await limiter.hit('a')]
-    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([[true, 2], [true, 1], [true, 0]])
+    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+    ])
     const refused = await limiter.hit('a')
     expect(refused.allowed).toBe(false)
     expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
@@ -232,7 +233,10 @@ describe('wrong invite codes through the app: 429 with Retry-After, and nothing 
     const right = await post(t, 'join-team/', { event_id: eventId, invite_code: team.invite_code }, s.auth)
     expect(right.status).toBe(429)
     expect(await snapshot(t, eventId)).toEqual(before) // no new participant
-    const [row] = await t.database.db.select().from(schema.attemptCounters).where(eq(schema.attemptCounters.key, `join:${s.id}`))
+    const [row] = await t.database.db
+      .select()
+      .from(schema.attemptCounters)
+      .where(eq(schema.attemptCounters.key, `join:${s.id}`))
     expect(row.count).toBe(limit) // refusals are not counted either
 
     // Another student is not affected by this one's guesses.
@@ -284,9 +288,7 @@ describe('wrong invite codes through the app: 429 with Retry-After, and nothing 
   it('holds under a burst: of 40 simultaneous wrong codes, exactly the limit are looked up and the rest get 429', async () => {
     const { eventId, wrong } = await teamToJoin()
     const s = await t.student()
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, () => post(t, 'join-team/', { event_id: eventId, invite_code: wrong }, s.auth)),
-    )
+    const answers = await Promise.all(Array.from({ length: 40 }, () => post(t, 'join-team/', { event_id: eventId, invite_code: wrong }, s.auth)))
     expect(answers.filter((a) => a.status === 404)).toHaveLength(limit)
     expect(answers.filter((a) => a.status === 429)).toHaveLength(40 - limit)
   })

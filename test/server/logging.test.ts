@@ -45,9 +45,23 @@ describe('logs', () => {
     const replay = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: json, payload: { refreshToken: refresh } })
     expect(replay.statusCode).toBe(401)
 
-    const profile = { phone_number: PHONE, roll_number: '16010122001', gender: 'FEMALE', year: 2027, branch: 'Artificial_Intelligence_And_Data_Science', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE' }
+    const profile = {
+      phone_number: PHONE,
+      roll_number: '16010122001',
+      gender: 'FEMALE',
+      year: 2027,
+      branch: 'Artificial_Intelligence_And_Data_Science',
+      interests: ['AI/ML'],
+      degree: 'B.tech',
+      college: 'KJSCE',
+    }
     const updated = await t.app.inject({ method: 'POST', url: '/api/v1/user/p/update', headers: { ...json, ...auth }, payload: profile })
-    const refusedUpdate = await t.app.inject({ method: 'POST', url: '/api/v1/user/p/update', headers: { ...json, ...auth }, payload: { ...profile, gender: 'nope', phone_number: `+91 ${PHONE}` } })
+    const refusedUpdate = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/p/update',
+      headers: { ...json, ...auth },
+      payload: { ...profile, gender: 'nope', phone_number: `+91 ${PHONE}` },
+    })
     expect(refusedUpdate.statusCode).toBe(400)
     await t.app.inject({ method: 'POST', url: '/api/v1/user/p/me', headers: { ...json, authorization: `Bearer ${access}x` }, payload: 'true' })
     await t.app.inject({ method: 'POST', url: '/api/v1/event/p/get', headers: json, payload: { refreshToken: refresh, accessToken: access } })

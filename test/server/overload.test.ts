@@ -41,7 +41,12 @@ describe('overload', () => {
   it('the count does not leak: 50 requests one after another, with refusals and errors among them, all answered', async () => {
     const { auth } = await t.student()
     for (let i = 0; i < 50; i++) {
-      const res = await t.app.inject({ method: 'POST', url: i % 2 ? '/api/v1/event/p/claim-ticket' : '/api/v1/nothing', headers: { ...auth, 'content-type': 'application/json' }, payload: '{' })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: i % 2 ? '/api/v1/event/p/claim-ticket' : '/api/v1/nothing',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: '{',
+      })
       expect(res.statusCode).toBeLessThan(500)
     }
     expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode).toBe(200)
@@ -80,7 +85,9 @@ describe('overload', () => {
     await new Promise((r) => socket.once('connect', r))
     const held = '{"event_id":999999}'
     // Request A: headers and half of its body, so it is in flight (not idle) when closing starts.
-    socket.write(`POST /api/v1/event/p/claim-ticket HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${held.length}\r\n\r\n${held.slice(0, 8)}`)
+    socket.write(
+      `POST /api/v1/event/p/claim-ticket HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${held.length}\r\n\r\n${held.slice(0, 8)}`,
+    )
     await new Promise((r) => setTimeout(r, 100))
     const closed = closing.close()
     await new Promise((r) => setTimeout(r, 100))

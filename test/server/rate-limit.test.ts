@@ -27,7 +27,8 @@ describe('the default limits leave normal use alone', () => {
   it('a student pressing RSVP twice, then rating and updating, is never limited; the 31st write in a minute is', async () => {
     const eventId = await makeEvent(t, { maPpt: 1 })
     const { auth } = await t.student()
-    const register = () => t.app.inject({ method: 'POST', url: '/api/v1/event/p/register-for-event', headers: { ...json, ...auth }, payload: { event_id: eventId } })
+    const register = () =>
+      t.app.inject({ method: 'POST', url: '/api/v1/event/p/register-for-event', headers: { ...json, ...auth }, payload: { event_id: eventId } })
     const [a, b] = await Promise.all([register(), register()])
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409])
     for (let i = 2; i < RATE_LIMITS.writes.limit; i++) expect((await register()).statusCode).toBe(409)
@@ -57,10 +58,20 @@ describe('limits in memory', () => {
       const res = await t.app.inject({ method: 'POST', url, headers: { ...json, ...a.auth }, payload: { event_id: eventId, rating: 5, invite_code: 'ABCDE' } })
       expect(res.statusCode, url).toBeLessThan(429)
     }
-    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/event/p/register-for-event', headers: { ...json, ...a.auth }, payload: { event_id: eventId } })
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/event/p/register-for-event',
+      headers: { ...json, ...a.auth },
+      payload: { event_id: eventId },
+    })
     expect429(refused)
     // The refused registration was never written: b can register, a is still not registered.
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/event/p/register-for-event', headers: { ...json, ...b.auth }, payload: { event_id: eventId } })
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/event/p/register-for-event',
+      headers: { ...json, ...b.auth },
+      payload: { event_id: eventId },
+    })
     expect(ok.statusCode).toBe(200)
     const detail = await t.app.inject({ method: 'POST', url: `/api/v1/event/p/get/${eventId}`, headers: { ...json, ...a.auth }, payload: 'true' })
     expect(detail.json().event.Participant).toBe(false)
@@ -136,7 +147,12 @@ describe('limits in Redis, shared by two instances', () => {
 
   it('sign-in attempts from one address are counted across both instances', async () => {
     const dev = (t: TestApp) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: { ...json, 'x-forwarded-for': '10.9.9.9' }, payload: { name: 'A', email: 'a@example.edu' } })
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/dev',
+        headers: { ...json, 'x-forwarded-for': '10.9.9.9' },
+        payload: { name: 'A', email: 'a@example.edu' },
+      })
     expect((await dev(one)).statusCode).toBe(302)
     expect((await dev(two)).statusCode).toBe(302)
     expect429(await dev(one))
@@ -151,7 +167,9 @@ describe('limits in Redis, shared by two instances', () => {
   it('a burst of 20 concurrent writes by one student: exactly 3 pass the limiter', async () => {
     const { auth } = await one.student()
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => one.app.inject({ method: 'POST', url: '/api/v1/event/p/rate', headers: { ...json, ...auth }, payload: { event_id: 999, rating: 3 } })),
+      Array.from({ length: 20 }, () =>
+        one.app.inject({ method: 'POST', url: '/api/v1/event/p/rate', headers: { ...json, ...auth }, payload: { event_id: 999, rating: 3 } }),
+      ),
     )
     const statuses = answers.map((r) => r.statusCode)
     expect(statuses.filter((s) => s === 429)).toHaveLength(17)
@@ -215,7 +233,8 @@ describe('the invite-code attempt limiter on Redis', () => {
     try {
       const eventId = await makeEvent(t)
       const { id, auth } = await t.student()
-      const join = () => t.app.inject({ method: 'POST', url: '/api/v1/event/p/join-team/', headers: { ...json, ...auth }, payload: { event_id: eventId, invite_code: 'ZZZZZ' } })
+      const join = () =>
+        t.app.inject({ method: 'POST', url: '/api/v1/event/p/join-team/', headers: { ...json, ...auth }, payload: { event_id: eventId, invite_code: 'ZZZZZ' } })
       for (let i = 0; i < 10; i++) expect((await join()).statusCode).toBe(404)
       const refused = await join()
       expect(refused.statusCode).toBe(429)

@@ -22,7 +22,18 @@ async function start(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'campus-shutdown-'))
   let log = ''
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, STATIC_DIR: join(dataDir, 'none'), LOG_LEVEL: 'info', NODE_ENV: 'test', DATABASE_URL: '', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      STATIC_DIR: join(dataDir, 'none'),
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout!.on('data', (d) => (log += d))
@@ -43,8 +54,15 @@ async function start(): Promise<Server> {
 /** A POST whose body is sent in two parts; the second part is sent when `finish` is called. */
 function slowPost(port: number, path: string, body: string) {
   const half = Math.floor(body.length / 2)
+  // biome-ignore lint/style/useConst: assigned inside the request callback below
   let answer!: Promise<{ status: number; headers: Record<string, unknown>; text: string }>
-  const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } })
+  const req = request({
+    host: '127.0.0.1',
+    port,
+    path,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+  })
   answer = new Promise((resolve, reject) => {
     req.on('response', (res) => {
       let text = ''

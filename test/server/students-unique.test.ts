@@ -39,7 +39,7 @@ describe.each(DB_KINDS)('unique mobile numbers and student IDs on %s', (kind) =>
     return (rows.rows ?? rows).map((r: { id: number }) => Number(r.id))
   }
 
-  it("a mobile number another student holds answers 409 naming the field, and writes nothing", async () => {
+  it('a mobile number another student holds answers 409 naming the field, and writes nothing', async () => {
     const [first, second] = [await t.student({ phoneNumber: null, rollNumber: null }), await t.student({ phoneNumber: null, rollNumber: null })]
     expect((await update(first.auth, profile('9811100001', 'P-1'))).statusCode).toBe(200)
     const before = await rowOf(second.id)
@@ -115,7 +115,13 @@ describe('migration 0003 on a database that already holds duplicates', () => {
       await migrate(db, { migrationsFolder: foldersBefore0003() })
       const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute))
       const user = (n: number, phone: string | null, roll: string | null, created: Date) => ({
-        issuer: 'test', subject: `u${n}`, email: `u${n}@example.edu`, name: `U${n}`, phoneNumber: phone, rollNumber: roll, createdAt: created,
+        issuer: 'test',
+        subject: `u${n}`,
+        email: `u${n}@example.edu`,
+        name: `U${n}`,
+        phoneNumber: phone,
+        rollNumber: roll,
+        createdAt: created,
       })
       // Written in SQL with only the columns users had before 0003: later migrations add others to the schema.
       for (const r of [

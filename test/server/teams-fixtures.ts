@@ -11,10 +11,7 @@ import type { TestApp } from './helpers.ts'
 
 let serial = 0
 
-export async function makeEvent(
-  t: TestApp,
-  fields: { state?: EventState; maPpt?: number } = {},
-): Promise<number> {
+export async function makeEvent(t: TestApp, fields: { state?: EventState; maPpt?: number } = {}): Promise<number> {
   serial += 1
   const [council] = await t.database.db
     .insert(schema.councils)

@@ -23,13 +23,7 @@ const INVALID_TOKEN = { error: true, message: 'Invalid Token' }
  */
 async function world() {
   const eventId = await makeEvent(t, { maPpt: 4 })
-  const [leader, member, otherLeader, otherMember, outsider] = [
-    await t.student(),
-    await t.student(),
-    await t.student(),
-    await t.student(),
-    await t.student(),
-  ]
+  const [leader, member, otherLeader, otherMember, outsider] = [await t.student(), await t.student(), await t.student(), await t.student(), await t.student()]
   const alpha: Team = (await post(t, 'create-team/', { event_id: eventId, team_name: 'Alpha' }, leader.auth)).body.team
   expect((await post(t, 'join-team/', { event_id: eventId, invite_code: alpha.invite_code }, member.auth)).status).toBe(200)
   const bravo: Team = (await post(t, 'create-team/', { event_id: eventId, team_name: 'Bravo' }, otherLeader.auth)).body.team
@@ -67,7 +61,11 @@ const matrix: Row[] = [
   { call: 'create-team/', as: 'member', body: (w) => ({ event_id: w.eventId, team_name: 'Zulu' }), status: 409, message: M.alreadyRegistered },
   { call: 'create-team/', as: 'otherTeam', body: (w) => ({ event_id: w.eventId, team_name: 'Zulu' }), status: 409, message: M.alreadyRegistered },
   {
-    call: 'create-team/', as: 'nonMember', body: (w) => ({ event_id: w.eventId, team_name: 'Zulu' }), status: 200, message: 'Team created',
+    call: 'create-team/',
+    as: 'nonMember',
+    body: (w) => ({ event_id: w.eventId, team_name: 'Zulu' }),
+    status: 200,
+    message: 'Team created',
     after: (w, before, after) => {
       expect(after.teams).toHaveLength(before.teams.length + 1)
       const zulu = after.teams.find((x) => x.name === 'Zulu')!
@@ -82,7 +80,11 @@ const matrix: Row[] = [
   { call: 'join-team/', as: 'member', body: (w) => ({ event_id: w.eventId, invite_code: w.alpha.invite_code }), status: 409, message: M.alreadyRegistered },
   { call: 'join-team/', as: 'otherTeam', body: (w) => ({ event_id: w.eventId, invite_code: w.alpha.invite_code }), status: 409, message: M.alreadyRegistered },
   {
-    call: 'join-team/', as: 'nonMember', body: (w) => ({ event_id: w.eventId, invite_code: w.alpha.invite_code }), status: 200, message: 'Joined team',
+    call: 'join-team/',
+    as: 'nonMember',
+    body: (w) => ({ event_id: w.eventId, invite_code: w.alpha.invite_code }),
+    status: 200,
+    message: 'Joined team',
     after: (w, before, after) => {
       expect(after.teams).toEqual(before.teams)
       expect(memberIds(after, w.alpha.id).sort()).toEqual([w.users.leader.id, w.users.member.id, w.users.outsider.id].sort())
@@ -93,7 +95,11 @@ const matrix: Row[] = [
 
   // remove-from-team on Alpha.
   {
-    call: 'remove-from-team/', as: 'leader', body: (w) => ({ team_id: w.alpha.id, user_id: w.users.member.id }), status: 200, message: 'Member removed',
+    call: 'remove-from-team/',
+    as: 'leader',
+    body: (w) => ({ team_id: w.alpha.id, user_id: w.users.member.id }),
+    status: 200,
+    message: 'Member removed',
     after: (w, before, after) => {
       expect(after.teams).toEqual(before.teams)
       expect(after.members.map((m) => m.userId)).not.toContain(w.users.member.id) // unregistered from the event
@@ -104,7 +110,11 @@ const matrix: Row[] = [
   { call: 'remove-from-team/', as: 'leader', body: (w) => ({ team_id: w.alpha.id, user_id: w.users.otherMember.id }), status: 404, message: M.memberNotFound },
   { call: 'remove-from-team/', as: 'leader', body: (w) => ({ team_id: w.alpha.id, user_id: w.users.outsider.id }), status: 404, message: M.memberNotFound },
   {
-    call: 'remove-from-team/', as: 'member', body: (w) => ({ team_id: w.alpha.id, user_id: w.users.member.id }), status: 200, message: 'Member removed',
+    call: 'remove-from-team/',
+    as: 'member',
+    body: (w) => ({ team_id: w.alpha.id, user_id: w.users.member.id }),
+    status: 200,
+    message: 'Member removed',
     after: (w, _before, after) => {
       expect(after.members.map((m) => m.userId)).not.toContain(w.users.member.id)
       expect(memberIds(after, w.alpha.id)).toEqual([w.users.leader.id])
@@ -119,7 +129,11 @@ const matrix: Row[] = [
 
   // delete-team on Alpha.
   {
-    call: 'delete-team/', as: 'leader', body: (w) => ({ event_id: w.eventId, team_id: w.alpha.id }), status: 200, message: 'Team deleted',
+    call: 'delete-team/',
+    as: 'leader',
+    body: (w) => ({ event_id: w.eventId, team_id: w.alpha.id }),
+    status: 200,
+    message: 'Team deleted',
     after: (w, before, after) => {
       expect(after.teams.map((x) => x.id)).toEqual([w.bravo.id])
       // Alpha's members are unregistered; Bravo is untouched.
@@ -154,7 +168,12 @@ describe('authorization matrix: every team call as every role', () => {
     const before = await snapshot(t, w.eventId)
     for (const call of ['create-team/', 'join-team/', 'remove-from-team/', 'delete-team/'] as const) {
       for (const authorization of ['Bearer nope', 'Bearer a.b.c', 'Basic Zm9vOmJhcg==', '']) {
-        const res = await post(t, call, { event_id: w.eventId, team_id: w.alpha.id, user_id: w.users.member.id, team_name: 'Zulu', invite_code: w.alpha.invite_code }, { authorization })
+        const res = await post(
+          t,
+          call,
+          { event_id: w.eventId, team_id: w.alpha.id, user_id: w.users.member.id, team_name: 'Zulu', invite_code: w.alpha.invite_code },
+          { authorization },
+        )
         expect(res.status).toBe(401)
         expect(res.body).toEqual(INVALID_TOKEN)
       }
@@ -298,7 +317,10 @@ describe('join-team', () => {
     const res = await post(t, 'join-team/', { event_id: eventId, invite_code: code }, s.auth)
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ error: true, message })
-    const counters = await t.database.db.select().from(schema.attemptCounters).where(eq(schema.attemptCounters.key, `join:${s.id}`))
+    const counters = await t.database.db
+      .select()
+      .from(schema.attemptCounters)
+      .where(eq(schema.attemptCounters.key, `join:${s.id}`))
     expect(counters).toEqual([])
   })
 
@@ -494,8 +516,25 @@ describe('odd input never reaches the database as a 500', () => {
     const w = await world()
     const before = await snapshot(t, w.eventId)
     const odd: unknown[] = [
-      null, true, 'x', -1, 0, 1e300, NaN, [], [w.eventId], {}, { id: w.eventId }, 'ȷ̵̡̛ǫ̵̨̛͓̙̱̝̮̟̩̏͂͑̍̈́̎́́̉̅̚', 'x'.repeat(10_000),
-      '1; DROP TABLE teams', "' OR 1=1 --", '１２', '0x10', '1e3', ' 7 ',
+      null,
+      true,
+      'x',
+      -1,
+      0,
+      1e300,
+      NaN,
+      [],
+      [w.eventId],
+      {},
+      { id: w.eventId },
+      'ȷ̵̡̛ǫ̵̨̛͓̙̱̝̮̟̩̏͂͑̍̈́̎́́̉̅̚',
+      'x'.repeat(10_000),
+      '1; DROP TABLE teams',
+      "' OR 1=1 --",
+      '１２',
+      '0x10',
+      '1e3',
+      ' 7 ',
     ]
     const fields = ['event_id', 'team_id', 'user_id', 'team_name', 'invite_code']
     let cases = 0
@@ -505,8 +544,13 @@ describe('odd input never reaches the database as a 500', () => {
           // Valid fields everywhere except the one made odd, so each case reaches past the first check; the
           // caller (Alpha's member, not in Bravo) is refused even when an odd value happens to be valid.
           const body: Record<string, unknown> = {
-            event_id: w.eventId, team_id: w.bravo.id, user_id: w.users.otherMember.id,
-            team_name: 'Alpha', invite_code: 'zzzzz', extra: { nested: [1, 2] }, [field]: value,
+            event_id: w.eventId,
+            team_id: w.bravo.id,
+            user_id: w.users.otherMember.id,
+            team_name: 'Alpha',
+            invite_code: 'zzzzz',
+            extra: { nested: [1, 2] },
+            [field]: value,
           }
           const res = await post(t, call, body, w.auth.member)
           cases++

@@ -76,7 +76,13 @@ describe('user calls', () => {
     it('answers 401 Invalid Token without a token, with a malformed one or a wrong scheme', async () => {
       const s = await t.student()
       const token = s.auth.authorization.slice('Bearer '.length)
-      for (const headers of <Record<string, string>[]>[{}, { authorization: 'Bearer' }, { authorization: 'Bearer not.a.jwt' }, { authorization: `Basic ${token}` }, { authorization: token }]) {
+      for (const headers of <Record<string, string>[]>[
+        {},
+        { authorization: 'Bearer' },
+        { authorization: 'Bearer not.a.jwt' },
+        { authorization: `Basic ${token}` },
+        { authorization: token },
+      ]) {
         const res = await post('/p/me', headers)
         expect(res.statusCode, JSON.stringify(headers)).toBe(401)
         expect(res.json()).toEqual(INVALID)

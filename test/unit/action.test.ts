@@ -2,14 +2,7 @@
 import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventDetail, EventSummary } from '../../contract/types.ts'
-import {
-  actionFor,
-  REGISTER_TOAST,
-  REGISTERING,
-  RSVP_TOAST,
-  RSVPING,
-  type ActionButton,
-} from '../../src/lib/action-button.ts'
+import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../src/lib/action-button.ts'
 import { eventSummary, participant } from '../fixtures/events.ts'
 
 function ev(state: EventState, extra: Partial<EventSummary> = {}): EventSummary {
@@ -55,18 +48,39 @@ const ROWS: [string, EventSummary, ActionButton][] = [
   ['TICKET_CLOSED, ticket collected', ev('TICKET_CLOSED', collected), btn('View Ticket', 'view-ticket')],
   ['TICKET_CLOSED, registered without ticket', ev('TICKET_CLOSED', registered), off('RSVP closed')],
   ['TICKET_CLOSED, not registered', ev('TICKET_CLOSED'), off('RSVP closed')],
-  ['TICKET_CLOSED, feature disabled, ticket collected', ev('TICKET_CLOSED', { ...collected, is_ticket_feature_enabled: false }), btn('View Ticket', 'view-ticket')],
+  [
+    'TICKET_CLOSED, feature disabled, ticket collected',
+    ev('TICKET_CLOSED', { ...collected, is_ticket_feature_enabled: false }),
+    btn('View Ticket', 'view-ticket'),
+  ],
   ['TICKET_OPEN, feature disabled, ticket collected', ev('TICKET_OPEN', { ...collected, is_ticket_feature_enabled: false }), btn('View Ticket', 'view-ticket')],
   ['TICKET_OPEN, feature disabled, registered', ev('TICKET_OPEN', { ...registered, is_ticket_feature_enabled: false }), off('RSVP closed')],
   ['TICKET_OPEN, feature disabled, not registered', ev('TICKET_OPEN', { is_ticket_feature_enabled: false }), off('RSVP closed')],
   ['UPCOMING, not registered', ev('UPCOMING'), off('Registrations Opening Soon')],
   ['UPCOMING, registered', ev('UPCOMING', registered), off('Registrations Opening Soon')],
   ['UPCOMING, team event', ev('UPCOMING', { ma_ppt: 4 }), off('Registrations Opening Soon')],
-  ['ONGOING, registration_type EXTERNAL', ev('ONGOING', { registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x' }), btn('Register', 'external')],
+  [
+    'ONGOING, registration_type EXTERNAL',
+    ev('ONGOING', { registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x' }),
+    btn('Register', 'external'),
+  ],
   // EXTERNAL comes before the activity row even when both apply.
-  ['ONGOING, EXTERNAL and activity', ev('ONGOING', { registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example/x', start_in_event_activity: true, in_event_activity: 'https://act.example' }), btn('Register', 'external')],
+  [
+    'ONGOING, EXTERNAL and activity',
+    ev('ONGOING', {
+      registration_type: 'EXTERNAL',
+      external_registration_link: 'https://forms.example/x',
+      start_in_event_activity: true,
+      in_event_activity: 'https://act.example',
+    }),
+    btn('Register', 'external'),
+  ],
   ['ONGOING, EXTERNAL without a link', ev('ONGOING', { registration_type: 'EXTERNAL' }), off('Register')],
-  ['ONGOING, else start_in_event_activity', ev('ONGOING', { start_in_event_activity: true, in_event_activity: 'https://act.example' }), btn('Follow Activity', 'activity')],
+  [
+    'ONGOING, else start_in_event_activity',
+    ev('ONGOING', { start_in_event_activity: true, in_event_activity: 'https://act.example' }),
+    btn('Follow Activity', 'activity'),
+  ],
   ['ONGOING, activity without a link', ev('ONGOING', { start_in_event_activity: true }), off('Follow Activity')],
   ['ONGOING, else', ev('ONGOING'), off('Event is Ongoing')],
   ['ONGOING, registered, else', ev('ONGOING', collected), off('Event is Ongoing')],
@@ -81,9 +95,7 @@ test.each(ROWS)('%s', (_, event, expected) => {
 
 test('every state of the table is covered', () => {
   const states = new Set(ROWS.map(([, e]) => e.state))
-  expect([...states].sort()).toEqual(
-    ['COMPLETED', 'ONGOING', 'REGISTRATION_CLOSED', 'REGISTRATION_OPEN', 'TICKET_CLOSED', 'TICKET_OPEN', 'UPCOMING'],
-  )
+  expect([...states].sort()).toEqual(['COMPLETED', 'ONGOING', 'REGISTRATION_CLOSED', 'REGISTRATION_OPEN', 'TICKET_CLOSED', 'TICKET_OPEN', 'UPCOMING'])
 })
 
 describe('an EventDetail decides the same way', () => {

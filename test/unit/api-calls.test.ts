@@ -4,10 +4,11 @@ import { createClient } from '../../src/api/client.ts'
 import { createCalls } from '../../src/api/calls.ts'
 
 function recorder(answer: Record<string, unknown>) {
-  const data = new Map([['accessToken', 'A'], ['refreshToken', 'R']])
-  const fetch = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) =>
-    new Response(JSON.stringify({ error: false, ...answer }), { status: 200 }),
-  )
+  const data = new Map([
+    ['accessToken', 'A'],
+    ['refreshToken', 'R'],
+  ])
+  const fetch = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify({ error: false, ...answer }), { status: 200 }))
   const client = createClient({
     fetch: fetch as typeof globalThis.fetch,
     storage: { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) },
@@ -58,8 +59,15 @@ describe('api calls', () => {
   it('updateProfile sends the SPEC §3 payload as given', async () => {
     const { api, last } = recorder({ user: {} })
     const payload = {
-      phone_number: '9876543210', roll_number: '16010122001', gender: 'FEMALE' as const, year: 2027,
-      branch: 'Computer_Engineering', interests: ['AI/ML'], degree: 'B.tech', college: 'KJSCE', id: 3,
+      phone_number: '9876543210',
+      roll_number: '16010122001',
+      gender: 'FEMALE' as const,
+      year: 2027,
+      branch: 'Computer_Engineering',
+      interests: ['AI/ML'],
+      degree: 'B.tech',
+      college: 'KJSCE',
+      id: 3,
     }
     await api.updateProfile(payload)
     expect(last()).toEqual({ path: '/user/p/update', body: payload, auth: 'Bearer A' })

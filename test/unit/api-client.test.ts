@@ -10,8 +10,7 @@ interface Seen {
   body: unknown
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 /**
  * A server with one valid access token at a time and rotating refresh tokens. `refreshDelay` keeps the refresh
@@ -75,11 +74,7 @@ describe('api client', () => {
     const { client, onLogout } = setup(storage, server)
     const data = await client.request('/user/p/me')
     expect(data.error).toBe(false)
-    expect(server.seen.map((s) => s.url.replace('https://api.example/api/v1', ''))).toEqual([
-      '/user/p/me',
-      '/auth/refresh-token',
-      '/user/p/me',
-    ])
+    expect(server.seen.map((s) => s.url.replace('https://api.example/api/v1', ''))).toEqual(['/user/p/me', '/auth/refresh-token', '/user/p/me'])
     expect(server.seen[1]).toMatchObject({ auth: null, body: { refreshToken: 'R1' } })
     expect(server.seen[2].auth).toBe('Bearer A3')
     expect(storage.data.get('accessToken')).toBe('A3')
@@ -91,9 +86,7 @@ describe('api client', () => {
     const server = fakeServer({ access: 'A2', refresh: 'R1', refreshDelay: 20 })
     const storage = memoryStorage({ accessToken: 'stale', refreshToken: 'R1' })
     const { client, onLogout } = setup(storage, server)
-    const results = await Promise.all(
-      ['/user/p/me', '/event/p/get', '/council/p/get', '/event/p/get/me', '/event/p/get/3'].map((p) => client.request(p)),
-    )
+    const results = await Promise.all(['/user/p/me', '/event/p/get', '/council/p/get', '/event/p/get/me', '/event/p/get/3'].map((p) => client.request(p)))
     expect(results.every((r) => r.error === false)).toBe(true)
     expect(server.refreshCalls()).toBe(1)
     const retries = server.seen.filter((s) => s.auth === 'Bearer A3')
@@ -102,7 +95,7 @@ describe('api client', () => {
     expect(storage.data.get('refreshToken')).toBe('R2')
   })
 
-  it('two tabs meeting 401 at once refresh ONCE between them: the second waits for the shared lock, then uses the first tab\'s tokens', async () => {
+  it("two tabs meeting 401 at once refresh ONCE between them: the second waits for the shared lock, then uses the first tab's tokens", async () => {
     // Refresh tokens work once (API.md): a second refresh with the same token would revoke the session.
     const server = fakeServer({ access: 'A2', refresh: 'R1', refreshDelay: 20 })
     const storage = memoryStorage({ accessToken: 'stale', refreshToken: 'R1' }) // localStorage is shared by tabs
@@ -113,9 +106,7 @@ describe('api client', () => {
       held = turn.catch(() => {})
       return turn
     }
-    const tabs = [1, 2].map(() =>
-      createClient({ baseUrl: 'https://api.example', fetch: server.fetch as typeof fetch, storage, onLogout: vi.fn(), lock }),
-    )
+    const tabs = [1, 2].map(() => createClient({ baseUrl: 'https://api.example', fetch: server.fetch as typeof fetch, storage, onLogout: vi.fn(), lock }))
     const results = await Promise.all(tabs.map((tab) => tab.request('/user/p/me')))
     expect(results.every((r) => r.error === false)).toBe(true)
     expect(server.refreshCalls()).toBe(1)

@@ -3,17 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventSummary } from '../../contract/types.ts'
-import {
-  isDayKey,
-  addMonths,
-  dotsFor,
-  eventsByDay,
-  monthGrid,
-  monthOfKey,
-  monthTitle,
-  noEventsText,
-  scheduleFor,
-} from '../../src/lib/calendar.ts'
+import { isDayKey, addMonths, dotsFor, eventsByDay, monthGrid, monthOfKey, monthTitle, noEventsText, scheduleFor } from '../../src/lib/calendar.ts'
 import { eventSummary, newEventId } from '../fixtures/events.ts'
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
@@ -123,9 +113,7 @@ describe('eventsByDay', () => {
 describe('dotsFor', () => {
   const today = '2026-11-21'
   const open = ev('REGISTRATION_OPEN', [])
-  const others = (['UPCOMING', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING', 'COMPLETED'] as const).map(
-    (s) => ev(s, []),
-  )
+  const others = (['UPCOMING', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING', 'COMPLETED'] as const).map((s) => ev(s, []))
 
   test.each([
     ['a past day is all grey', '2026-11-20', [open, others[0]], ['grey', 'grey']],

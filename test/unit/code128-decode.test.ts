@@ -77,8 +77,8 @@ describe('every symbol of the three code sets reads as ISO 15417 defines it', ()
   test('the check symbol takes every value 0–102 and reads', () => {
     for (let check = 0; check < 103; check++) {
       // (105 + d + 2e) mod 103: some pair of digit pairs gives each check value.
-      const d = (check - 2 + 103 * 2) % 103 % 100
-      const e = ((check - 105 - d) % 103 + 103) % 103 * 52 % 103 // 52 = 1/2 modulo 103
+      const d = ((check - 2 + 103 * 2) % 103) % 100
+      const e = (((((check - 105 - d) % 103) + 103) % 103) * 52) % 103 // 52 = 1/2 modulo 103
       const values = [START.C, d, e, check, STOP]
       expect(checkSymbol(values.slice(0, 3)), `check ${check}`).toBe(check)
       expect(read(values), `check ${check}`).toBe(String(d).padStart(2, '0') + String(e).padStart(2, '0'))

@@ -48,7 +48,7 @@ describe('published reference symbols', () => {
   })
 })
 
-test('our 107 patterns equal ZXing\'s independent table, and obey the width rules', () => {
+test("our 107 patterns equal ZXing's independent table, and obey the width rules", () => {
   // ZXing's reader carries its own copy of the ISO table; comparing catches a mistyped pattern.
   const zxing = (Code128Reader as unknown as { CODE_PATTERNS: Int32Array[] }).CODE_PATTERNS
   expect(PATTERNS).toHaveLength(107)
@@ -97,7 +97,8 @@ describe('code set choice gives the shortest symbol', () => {
   }
   function search(text: string, i: number, set: 'A' | 'B' | 'C'): number {
     const c = text.charCodeAt(i)
-    const inA = c < 96, inB = c >= 32
+    const inA = c < 96,
+      inB = c >= 32
     const options: number[] = []
     const d = (k: number) => k < text.length && /\d/.test(text[k])
     if (set === 'C' && d(i) && d(i + 1)) options.push(1 + minimum(text, i + 2, 'C'))
@@ -184,7 +185,15 @@ describe('geometry', () => {
   })
 
   test('one path of closed rectangles', () => {
-    expect(barsPath([[10, 2], [13, 1]], 40)).toBe('M10 0h2v40h-2zM13 0h1v40h-1z')
+    expect(
+      barsPath(
+        [
+          [10, 2],
+          [13, 1],
+        ],
+        40,
+      ),
+    ).toBe('M10 0h2v40h-2zM13 0h1v40h-1z')
   })
 })
 

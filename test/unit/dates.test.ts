@@ -1,18 +1,7 @@
 // IST formatting must not depend on the machine's zone: `npm run test:tz` runs this file under
 // America/Los_Angeles (UTC-8/-7 with DST), Pacific/Kiritimati (UTC+14) and UTC.
 import { describe, expect, test } from 'vitest'
-import {
-  addDays,
-  formatDate,
-  formatDateTime,
-  formatDayKey,
-  formatIST,
-  formatTime,
-  formatUTC,
-  istDayKey,
-  ordinal,
-  todayKeyIST,
-} from '../../src/lib/dates.ts'
+import { addDays, formatDate, formatDateTime, formatDayKey, formatIST, formatTime, formatUTC, istDayKey, ordinal, todayKeyIST } from '../../src/lib/dates.ts'
 
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone
 
@@ -88,9 +77,26 @@ test('an unparseable instant renders as empty text, not NaN', () => {
 })
 
 test.each([
-  [1, '1st'], [2, '2nd'], [3, '3rd'], [4, '4th'], [10, '10th'], [11, '11th'], [12, '12th'], [13, '13th'],
-  [14, '14th'], [20, '20th'], [21, '21st'], [22, '22nd'], [23, '23rd'], [24, '24th'], [30, '30th'],
-  [31, '31st'], [101, '101st'], [111, '111th'], [112, '112th'], [113, '113th'],
+  [1, '1st'],
+  [2, '2nd'],
+  [3, '3rd'],
+  [4, '4th'],
+  [10, '10th'],
+  [11, '11th'],
+  [12, '12th'],
+  [13, '13th'],
+  [14, '14th'],
+  [20, '20th'],
+  [21, '21st'],
+  [22, '22nd'],
+  [23, '23rd'],
+  [24, '24th'],
+  [30, '30th'],
+  [31, '31st'],
+  [101, '101st'],
+  [111, '111th'],
+  [112, '112th'],
+  [113, '113th'],
 ])('ordinal(%i) is %s', (n, text) => {
   expect(ordinal(n)).toBe(text)
 })

@@ -11,8 +11,16 @@ describe('feedbackFor', () => {
   it.each<[string, Pick<EventDetail, 'state' | 'Participant'>, Feedback]>([
     ['a participant of a completed event, not rated yet', { state: 'COMPLETED', Participant: registered() }, { canRate: true, rating: null }],
     ['a participant who rated 4', { state: 'COMPLETED', Participant: registered({ rating: 4 }) }, { canRate: true, rating: 4 }],
-    ['a ticket holder who rated 1', { state: 'COMPLETED', Participant: registered({ ticket_collected: true, ticket_code: 'T', rating: 1 }) }, { canRate: true, rating: 1 }],
-    ['a copy kept offline from before `rating` was sent', { state: 'COMPLETED', Participant: { id: 1, ticket_collected: false, ticket_code: null, team: null } as DetailParticipant }, { canRate: true, rating: null }],
+    [
+      'a ticket holder who rated 1',
+      { state: 'COMPLETED', Participant: registered({ ticket_collected: true, ticket_code: 'T', rating: 1 }) },
+      { canRate: true, rating: 1 },
+    ],
+    [
+      'a copy kept offline from before `rating` was sent',
+      { state: 'COMPLETED', Participant: { id: 1, ticket_collected: false, ticket_code: null, team: null } as DetailParticipant },
+      { canRate: true, rating: null },
+    ],
     ['a student who was not registered', { state: 'COMPLETED', Participant: false }, { canRate: false, reason: FEEDBACK_PARTICIPANTS_ONLY }],
     ['an event not completed yet', { state: 'ONGOING', Participant: registered() }, { canRate: false, reason: FEEDBACK_NOT_YET }],
   ])('%s', (_what, event, expected) => {

@@ -31,12 +31,7 @@ test('no events: no sections at all', () => {
 })
 
 test('all five sections in screen order when each has an event', () => {
-  const data = grouped([
-    ev('UPCOMING'),
-    ev('REGISTRATION_OPEN'),
-    ev('TICKET_OPEN'),
-    ev('TICKET_CLOSED', ticket),
-  ])
+  const data = grouped([ev('UPCOMING'), ev('REGISTRATION_OPEN'), ev('TICKET_OPEN'), ev('TICKET_CLOSED', ticket)])
   expect(titles(data)).toEqual(['Your Tickets', 'Trending Events', 'Upcoming Events', 'Registration Open', 'Tickets Released'])
   expect(homeSections(data).map((s) => s.key)).toEqual(['yourTickets', 'trending', 'upcoming', 'registrationOpen', 'ticketsReleased'])
 })

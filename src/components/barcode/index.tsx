@@ -22,13 +22,7 @@ export function Barcode({ value, height = 60, label = 'Barcode' }: BarcodeProps)
   return (
     <figure style={paper}>
       {model && (
-        <svg
-          role="img"
-          aria-label={`${label}: ${value}`}
-          viewBox={`0 0 ${model.width} ${height}`}
-          shape-rendering="crispEdges"
-          style="width:100%;height:auto"
-        >
+        <svg role="img" aria-label={`${label}: ${value}`} viewBox={`0 0 ${model.width} ${height}`} shape-rendering="crispEdges" style="width:100%;height:auto">
           <rect width={model.width} height={height} fill="#fff" />
           <path d={barsPath(model.bars, height)} fill="#000" />
         </svg>

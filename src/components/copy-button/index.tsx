@@ -36,13 +36,7 @@ export function CopyButton({ text, label }: CopyButtonProps) {
     <span class={styles.wrap}>
       <button type="button" class={styles.button} aria-label={label} title={label} onClick={copy}>
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-          <path
-            d="M9 9h11v11H9zM5 15H4V4h11v1"
-            fill="none"
-            stroke="currentColor"
-            stroke-width="2"
-            stroke-linejoin="round"
-          />
+          <path d="M9 9h11v11H9zM5 15H4V4h11v1" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" />
         </svg>
       </button>
       <span class={status === COPY_FAILED ? styles.failed : styles.status} role="status">

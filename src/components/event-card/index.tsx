@@ -28,24 +28,13 @@ export function EventCard({ event, href, label, eager }: EventCardProps) {
   return (
     <a class={s.card} href={href}>
       <div class={s.media}>
-        {image && (
-          <img
-            src={image}
-            alt={event.name}
-            width={320}
-            height={160}
-            loading={eager ? 'eager' : 'lazy'}
-            decoding="async"
-          />
-        )}
+        {image && <img src={image} alt={event.name} width={320} height={160} loading={eager ? 'eager' : 'lazy'} decoding="async" />}
         {label && <span class={s.label}>{label}</span>}
       </div>
       <div class={s.body}>
         <h3 class={s.name}>{event.name}</h3>
         <p class={s.organizer}>
-          {event.organizer.photo_url && (
-            <img src={event.organizer.photo_url} alt="" width={20} height={20} loading="lazy" decoding="async" />
-          )}
+          {event.organizer.photo_url && <img src={event.organizer.photo_url} alt="" width={20} height={20} loading="lazy" decoding="async" />}
           {event.organizer.name}
         </p>
         {first && <p class={s.meta}>{formatDate(first)}</p>}

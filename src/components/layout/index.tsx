@@ -21,8 +21,7 @@ export const TABS = [
 ]
 
 /** Which tab a path belongs to: Home only for '/', the others for their path and everything under it. */
-export const isActiveTab = (tab: string, path: string) =>
-  tab === '/' ? path === '/' : path === tab || path.startsWith(tab + '/')
+export const isActiveTab = (tab: string, path: string) => (tab === '/' ? path === '/' : path === tab || path.startsWith(tab + '/'))
 
 function Header() {
   const { name, photo_url } = session.userData.value

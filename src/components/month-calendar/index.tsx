@@ -123,9 +123,7 @@ export function MonthCalendar({ month, events, selectedKey, todayKey, onSelect, 
                     tabIndex={c.key === focusKey ? 0 : -1}
                     aria-label={`${formatDayKey(c.key, '{dddd} {D} {MMMM} {YYYY}')}, ${tip}`}
                     aria-current={c.key === todayKey ? 'date' : undefined}
-                    class={[s.day, !c.inMonth && s.outside, selected && s.selected, c.key === todayKey && s.isToday]
-                      .filter(Boolean)
-                      .join(' ')}
+                    class={[s.day, !c.inMonth && s.outside, selected && s.selected, c.key === todayKey && s.isToday].filter(Boolean).join(' ')}
                     onClick={() => choose(c.key)}
                   >
                     {c.day}

@@ -28,14 +28,7 @@ export default function ChildEvents() {
   }, [notFound])
 
   if (!parent) {
-    return (
-      <LoadOrRetry
-        loading="Loading the events"
-        what="the event"
-        error={eventDetail.error.value}
-        retry={() => eventDetail.refresh()}
-      />
-    )
+    return <LoadOrRetry loading="Loading the events" what="the event" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
   }
 
   const byId = new Map(all.map((e) => [e.id, e]))

@@ -74,14 +74,7 @@ export default function EventDetails() {
     )
   }
   if (!event) {
-    return (
-      <LoadOrRetry
-        loading="Loading the event"
-        what="the event"
-        error={eventDetail.error.value}
-        retry={() => eventDetail.refresh()}
-      />
-    )
+    return <LoadOrRetry loading="Loading the event" what="the event" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
   }
 
   const run = async (which: Flow) => {
@@ -139,10 +132,18 @@ export default function EventDetails() {
         )
         break
       case 'external':
-        bottom = <a class="button" {...external(event.external_registration_link)}>{button.label}</a>
+        bottom = (
+          <a class="button" {...external(event.external_registration_link)}>
+            {button.label}
+          </a>
+        )
         break
       case 'activity':
-        bottom = <a class="button" {...external(event.in_event_activity)}>{button.label}</a>
+        bottom = (
+          <a class="button" {...external(event.in_event_activity)}>
+            {button.label}
+          </a>
+        )
         break
       default: {
         const to = { 'team-register': 'team-register', 'team-details': 'team-details', 'view-ticket': 'ticket' }[

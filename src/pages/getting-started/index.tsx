@@ -282,12 +282,7 @@ export default function GettingStarted() {
             </div>
             <div class={styles.field}>
               <label for="gs-branch">Branch</label>
-              <select
-                {...control('branch')}
-                value={form.branch}
-                disabled={!form.year}
-                onChange={(e) => set('branch', e.currentTarget.value)}
-              >
+              <select {...control('branch')} value={form.branch} disabled={!form.year} onChange={(e) => set('branch', e.currentTarget.value)}>
                 <option value="">{form.year ? 'Select branch' : 'Choose a graduation year first'}</option>
                 {branches.map((name) => (
                   <option key={name} value={name}>
@@ -315,9 +310,7 @@ export default function GettingStarted() {
                     class={styles.chip}
                     aria-pressed={on}
                     aria-describedby={shown('interests') ? 'gs-interests-error' : undefined}
-                    onClick={() =>
-                      set('interests', on ? form.interests.filter((i) => i !== option) : [...form.interests, option])
-                    }
+                    onClick={() => set('interests', on ? form.interests.filter((i) => i !== option) : [...form.interests, option])}
                   >
                     {option}
                   </button>

@@ -26,9 +26,7 @@ export default function Home() {
           </button>
         </div>
       )}
-      {!error && sections.length === 0 && (
-        <p class="page-message">No events yet. New events will show up here as councils announce them.</p>
-      )}
+      {!error && sections.length === 0 && <p class="page-message">No events yet. New events will show up here as councils announce them.</p>}
       {sections.map((section) => (
         <Section key={section.key} title={section.title}>
           {section.items.map((item) => (

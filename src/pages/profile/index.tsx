@@ -26,9 +26,7 @@ export default function Profile() {
       )}
       <ul class={styles.links}>
         <li>
-          <a href="/profile/myevents">
-            My Events {chevron}
-          </a>
+          <a href="/profile/myevents">My Events {chevron}</a>
         </li>
         <li>
           <a href={`tel:${SUPPORT_PHONE}`}>
@@ -39,9 +37,7 @@ export default function Profile() {
           </a>
         </li>
         <li>
-          <a href="/logout">
-            Logout {chevron}
-          </a>
+          <a href="/logout">Logout {chevron}</a>
         </li>
       </ul>
     </>

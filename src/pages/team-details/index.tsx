@@ -122,15 +122,7 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
             <li key={user.id} class={styles.member}>
               {user.photo_url ? (
                 // Decorative beside the name (an alt repeating it would be read twice).
-                <img
-                  class={`avatar ${styles.photo}`}
-                  src={user.photo_url}
-                  alt=""
-                  width={40}
-                  height={40}
-                  loading="lazy"
-                  referrerpolicy="no-referrer"
-                />
+                <img class={`avatar ${styles.photo}`} src={user.photo_url} alt="" width={40} height={40} loading="lazy" referrerpolicy="no-referrer" />
               ) : (
                 <span class={`avatar avatar-initial ${styles.photo}`} aria-hidden="true">
                   {user.name.trim().charAt(0).toUpperCase() || '?'}
@@ -166,25 +158,14 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
       </section>
 
       {isLeader && open && (
-        <button
-          type="button"
-          class={`button button-secondary ${styles.delete}`}
-          disabled={!!pending}
-          onClick={() => setAsking({ kind: 'delete' })}
-        >
+        <button type="button" class={`button button-secondary ${styles.delete}`} disabled={!!pending} onClick={() => setAsking({ kind: 'delete' })}>
           Delete Team
         </button>
       )}
 
       {asking && (
         <ConfirmModal
-          title={
-            asking.kind === 'delete'
-              ? `Delete ${team.name}?`
-              : removingSelf
-                ? `Leave ${team.name}?`
-                : `Remove ${removing!.name}?`
-          }
+          title={asking.kind === 'delete' ? `Delete ${team.name}?` : removingSelf ? `Leave ${team.name}?` : `Remove ${removing!.name}?`}
           busy={!!pending}
           onConfirm={confirm}
           onCancel={() => setAsking(null)}

@@ -57,8 +57,7 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
     const input = field === 'name' ? nameInput.current : codeInput.current
     if (field === 'name' ? nameError : codeError) return input?.focus()
     try {
-      const joined =
-        field === 'name' ? await teams.create(event.id, name.trim()) : await teams.join(event.id, code.trim())
+      const joined = field === 'name' ? await teams.create(event.id, name.trim()) : await teams.join(event.id, code.trim())
       // undefined: another team action was still running and this press was ignored.
       if (joined) route(`/team-details/${id}`, true)
     } catch (err) {

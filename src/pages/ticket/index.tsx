@@ -35,14 +35,7 @@ export default function Ticket() {
     )
   }
   if (!event || String(event.id) !== id) {
-    return (
-      <LoadOrRetry
-        loading="Loading the ticket"
-        what="the ticket"
-        error={eventDetail.error.value}
-        retry={() => eventDetail.refresh()}
-      />
-    )
+    return <LoadOrRetry loading="Loading the ticket" what="the ticket" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
   }
 
   const p = event.Participant

@@ -1,14 +1,7 @@
 // Reads a Code 128 barcode out of a screenshot with ZXing, a reader written apart from our encoder
 // (src/lib/code128.ts): if the symbol the browser painted is wrong in any bar, ZXing gives no text or
 // another text, so the walk proves the ticket scans rather than that our encoder agrees with itself.
-import {
-  BarcodeFormat,
-  BinaryBitmap,
-  DecodeHintType,
-  HybridBinarizer,
-  MultiFormatReader,
-  RGBLuminanceSource,
-} from '@zxing/library'
+import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library'
 import { PNG } from 'pngjs'
 
 /** Greyscale of a PNG's RGBA pixels, transparent pixels taken as lying on white paper. */

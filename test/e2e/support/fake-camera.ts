@@ -52,7 +52,11 @@ export const DOOR_VIEW: Omit<Scene, 'text' | 'seed'> = {
  * Renders `frames` views of the ticket `code` (each with its own sensor noise and a hand's small shake:
  * a few pixels and a degree) and writes them to `file` as y4m; answers `file`.
  */
-export function writeTicketVideo(file: string, code: string, { frames = 4, view = DOOR_VIEW }: { frames?: number; view?: Omit<Scene, 'text' | 'seed'> } = {}): string {
+export function writeTicketVideo(
+  file: string,
+  code: string,
+  { frames = 4, view = DOOR_VIEW }: { frames?: number; view?: Omit<Scene, 'text' | 'seed'> } = {},
+): string {
   const shake = seededRandom(frames)
   const [x, y] = view.centre ?? [view.width / 2, view.height / 2]
   const pictures = Array.from({ length: frames }, (_, k) =>

@@ -155,8 +155,7 @@ export async function startScanner(video: HTMLVideoElement, onCode: (code: strin
   }
 
   const Detector = (globalThis as { BarcodeDetector?: BarcodeDetectorClass }).BarcodeDetector
-  const native =
-    options.decoder !== 'in-house' && !!Detector && (await Detector.getSupportedFormats().catch(() => [] as string[])).includes('code_128')
+  const native = options.decoder !== 'in-house' && !!Detector && (await Detector.getSupportedFormats().catch(() => [] as string[])).includes('code_128')
   let read: () => Promise<string | null>
   try {
     if (native) {
