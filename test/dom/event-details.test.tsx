@@ -308,6 +308,31 @@ describe('event details: the action button', () => {
     expect(toastText()).toBe('')
   })
 
+  it("a sold-out RSVP on a stale page reverts with no message, then refetches so the button reads 'Tickets Sold Out' (issue 14)", async () => {
+    const registered = participant({ id: 5, ticket_collected: false, ticket_code: null, team: null })
+    const stale = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 9, Participant: registered })
+    const world: World = { events: [stale] }
+    const held = gate()
+    world.extra = {
+      '/event/p/claim-ticket': async () => {
+        await held.opened
+        // Someone else took the last ticket since this page was loaded.
+        world.events = [{ ...stale, tickets_sold: 10 }]
+        return [409, { error: true, message: 'Tickets are sold out.' }]
+      },
+    }
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { root, server } = await open(world, stale.id)
+    const fetchesBefore = server.calls(`/event/p/get/${stale.id}`).length
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('RSVPing'))
+    held.release()
+    await waitFor(() => expect(bar(root).textContent).toBe('Tickets Sold Out'))
+    expect((bar(root) as HTMLButtonElement).disabled).toBe(true)
+    expect(server.calls(`/event/p/get/${stale.id}`).length).toBe(fetchesBefore + 1)
+    expect(toastText()).toBe('') // SPEC §8: no message
+  })
+
   it('Give Feedback opens the popup; Submit sends the rating, thanks, and closes', async () => {
     const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5, ticket_collected: true, ticket_code: 'X', team: null }) })
     const { root, server } = await open({ events: [e], extra: { '/event/p/rate': () => [200, { error: false, message: 'Thanks' }] } }, e.id)
