@@ -239,7 +239,7 @@ export const ORG_MESSAGES = {
   organizerRequired: req('organizer_id'),
   minAboveMax: 'min_ppt must not be more than ma_ppt',
   externalLink: 'external_registration_link is required for an EXTERNAL registration',
-  parentSelf: 'parent_id must name another event',
+  parentSelf: 'parent_id must name another event, not this one or one of its sub-events',
 } as const
 
 // ---- Answers ----
