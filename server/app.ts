@@ -72,7 +72,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies (server/config.ts): otherwise any client could choose the address
+    // every per-address limit counts it under. The address a proxy hands over is checked again (clientAddress).
+    // A hop count is given as a function: Fastify treats a bare number as "trust nobody" (it cannot check the
+    // peer), so with a count the instances must be reachable only through the proxies (docs/deployment.md).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Requests during shutdown get 503 from plugins/overload.ts, in the JSON error shape with Retry-After.
     return503OnClosing: false,
     // A URL Fastify cannot decode is answered before routing, outside the error handler (found by the fuzz test).
@@ -127,6 +131,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(staticApp, { staticDir: config.staticDir })
 
   return app as unknown as FastifyInstance
+}
+
+/** Trust the nearest `hops` addresses (the socket's peer is hop 0): the client is the next one back. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops
 }
 
 /** The limits with the per-minute overrides of the configuration (RATE_LIMIT_WRITES, _SIGN_IN, _REFRESH). */
