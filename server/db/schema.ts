@@ -114,6 +114,9 @@ export const events = pgTable(
   (t) => [
     index('events_parent').on(t.parentId),
     index('events_state').on(t.state),
+    // The calendar's month and the list order (migration 0008).
+    index('events_first_date').on(sql`(${t.dates}->>0)`, t.id),
+    index('events_last_date').on(sql`(${t.dates}->>-1)`),
     check('events_fee_nonnegative', sql`${t.fee} >= 0`),
     check('events_ma_ppt_positive', sql`${t.maPpt} >= 1`),
     check('events_min_ppt_within_max', sql`${t.minPpt} >= 1 AND ${t.minPpt} <= ${t.maPpt}`),
