@@ -32,6 +32,13 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
+  | 'releaseClosed'
+  | 'noTicket'
+  | 'alreadyCheckedIn'
+  | 'waitlistClosed'
+  | 'notSoldOut'
+  | 'notOrganiser'
+  | 'notifyLimit'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

@@ -83,7 +83,22 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
   phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
   rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
+  // Give back and waitlist, organiser messages (API.md Part 2 "Around the event").
+  releaseClosed: { status: 403, message: 'Tickets can only be given back while tickets are open.' },
+  noTicket: { status: 409, message: 'You do not hold a ticket for this event.' },
+  alreadyCheckedIn: { status: 409, message: 'Your ticket was already used at the door, so it cannot be given back.' },
+  waitlistClosed: { status: 403, message: 'The waitlist is only open while tickets are.' },
+  notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
+  notOrganiser: { status: 403, message: 'Only organisers of this event’s council can do this.' },
+  notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
 }
+
+export const AROUND_MESSAGES = {
+  released: 'Ticket given back. Thank you: it goes to the next student on the waitlist.',
+  joined: 'You are on the waitlist. We will tell you when a ticket is held for you.',
+  left: 'You have left the waitlist.',
+  notOnList: 'You are not on the waitlist.',
+} as const
 
 /** The HTTP refusal for a domain refusal. */
 export function refusal(reason: Refusal): HttpError {
