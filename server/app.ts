@@ -27,6 +27,8 @@ import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
 import orgRoutes from './routes/org.ts'
+import { around } from './plugins/around.ts'
+import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -46,6 +48,8 @@ export interface AppOptions {
   overload?: Partial<OverloadOptions>
   /** Test hook: sees every route as it is registered (the OpenAPI coverage test). */
   onRoute?: (route: RouteOptions) => void
+  /** The waitlist/push tick's period (ms); `false`: no timer (tests call app.aroundJobs.tick()). */
+  aroundIntervalMs?: number | false
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -102,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository)
+  await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   // Signs cookies (the sign-in state) and is never the JWT secret itself.
   await app.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
@@ -123,7 +128,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
         await signedIn.register(orgRoutes)
+        await signedIn.register(aroundSignedInRoutes)
       })
+      await api.register(aroundPublicRoutes)
     },
     { prefix: API_PREFIX },
   )

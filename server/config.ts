@@ -26,6 +26,10 @@ export interface Config {
   maxInFlight?: number
   /** TRUST_PROXY (docs/deployment.md "Proxy"): off unless set. */
   trustProxy: TrustProxy
+  /** Minutes a freed place is held for the first on the waitlist (WAITLIST_HOLD_MINUTES, default 30). */
+  waitlistHoldMinutes?: number
+  /** Web Push keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT): required in production; elsewhere generated into DATA_DIR. */
+  vapid?: { publicKey: string; privateKey: string; subject?: string }
 }
 
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
@@ -92,6 +96,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are required in production (NODE_ENV=production).')
   }
   if (production && !env.JWT_SECRET) throw new Error('JWT_SECRET is required in production (NODE_ENV=production).')
+  if (production && !(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY)) {
+    throw new Error(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (NODE_ENV=production): generate them with `npx web-push generate-vapid-keys`.',
+    )
+  }
   return {
     port,
     appUrl: (env.APP_URL || `http://localhost:${port}`).replace(/\/$/, ''),
@@ -114,5 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    waitlistHoldMinutes: positiveInt(env, 'WAITLIST_HOLD_MINUTES'),
+    vapid:
+      env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT || undefined }
+        : undefined,
   }
 }

@@ -9,6 +9,7 @@ import type { Db } from './index.ts'
 import { councils, events, participants, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
+import { waitlistPlaceOf } from './waitlist.ts'
 
 type EventRow = typeof events.$inferSelect
 /** An event students may see: anything but a DRAFT (API.md Part 2: a draft exists only in the console). */
@@ -257,6 +258,7 @@ export function eventsRepository(db: Db) {
       ])
       if (!row) return null
       const team = mine?.teamId != null ? await loadTeam(db, mine.teamId) : null
+      const waitlist = mine && !mine.ticketCollected && row.event.state === 'TICKET_OPEN' ? await waitlistPlaceOf(db, eventId, userId) : null
       return {
         ...eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? []),
         long_description: row.event.longDescription,
@@ -269,7 +271,7 @@ export function eventsRepository(db: Db) {
               team,
               checked_in_at: iso(mine.checkedInAt),
               rating: mine.rating,
-              waitlist: null,
+              waitlist,
               answers: mine.answers ?? {},
             }
           : false,
