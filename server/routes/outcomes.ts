@@ -109,16 +109,18 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
   teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
   personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
+  // Always answered with the message naming the question (contract/questions.ts); this one is never shown.
+  invalidAnswer: { status: 400, message: 'An answer to a registration question is not valid.' },
 }
 
 /** The HTTP refusal for a domain refusal. */
-export function refusal(reason: Refusal): HttpError {
+export function refusal(reason: Refusal, detail?: string): HttpError {
   const { status, message } = REFUSALS[reason]
-  return new HttpError(status, message)
+  return new HttpError(status, detail ?? message)
 }
 
 /** The value of a successful outcome; a refusal is thrown as its HTTP error, for the error handler to send. */
 export function valueOf<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value
-  throw refusal(outcome.refusal)
+  throw refusal(outcome.refusal, outcome.message)
 }
