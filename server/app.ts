@@ -27,6 +27,7 @@ import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
 import orgRoutes from './routes/org.ts'
+import scheduler from './plugins/scheduler.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -46,6 +47,8 @@ export interface AppOptions {
   overload?: Partial<OverloadOptions>
   /** Test hook: sees every route as it is registered (the OpenAPI coverage test). */
   onRoute?: (route: RouteOptions) => void
+  /** The scheduler of event states (server/plugins/scheduler.ts); `false` turns it off. */
+  scheduler?: false | { intervalMs?: number }
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -98,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository)
+  await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   // Signs cookies (the sign-in state) and is never the JWT secret itself.
   await app.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })

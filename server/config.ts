@@ -17,6 +17,8 @@ export interface Config {
   rateLimits?: { writes?: number; signIn?: number; refresh?: number }
   /** Requests in flight per instance before 503 (MAX_IN_FLIGHT). */
   maxInFlight?: number
+  /** The scheduler's longest wait between ticks, ms (SCHEDULER_INTERVAL_MS, default 1000; 0 turns it off). */
+  schedulerIntervalMs?: number
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -64,5 +66,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refresh: positiveInt(env, 'RATE_LIMIT_REFRESH'),
     },
     maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS === '0' ? 0 : positiveInt(env, 'SCHEDULER_INTERVAL_MS'),
   }
 }
