@@ -28,6 +28,7 @@ import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
 import orgRoutes from './routes/org.ts'
 import scheduler from './plugins/scheduler.ts'
+import { uploads, uploadsDirOf } from './plugins/uploads.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -122,12 +123,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
-        await signedIn.register(orgRoutes)
+        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
       })
     },
     { prefix: API_PREFIX },
   )
   await app.register(apiDocs)
+  await app.register(uploads, { dir: uploadsDirOf(config) })
   await app.register(staticApp, { staticDir: config.staticDir })
 
   return app as unknown as FastifyInstance

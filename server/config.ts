@@ -19,6 +19,8 @@ export interface Config {
   maxInFlight?: number
   /** The scheduler's longest wait between ticks, ms (SCHEDULER_INTERVAL_MS, default 1000; 0 turns it off). */
   schedulerIntervalMs?: number
+  /** Where uploaded images are stored (UPLOADS_DIR, default DATA_DIR/uploads). */
+  uploadsDir?: string
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refresh: positiveInt(env, 'RATE_LIMIT_REFRESH'),
     },
     maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
+    uploadsDir: env.UPLOADS_DIR || `${(env.DATA_DIR || './data').replace(/\/+$/, '')}/uploads`,
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS === '0' ? 0 : positiveInt(env, 'SCHEDULER_INTERVAL_MS'),
   }
 }
