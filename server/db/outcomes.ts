@@ -48,6 +48,12 @@ export type Refusal =
   | 'personNotFound'
   // A registration answer that breaks its question's rule: the message (naming the question) rides along.
   | 'invalidAnswer'
+  | 'releaseClosed'
+  | 'noTicket'
+  | 'alreadyCheckedIn'
+  | 'waitlistClosed'
+  | 'notSoldOut'
+  | 'notifyLimit'
 
 /** `message`, when present, replaces the table's message (a refusal whose words depend on the data). */
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal; message?: string }
