@@ -11,7 +11,7 @@ import { MESSAGES } from './messages.ts'
 import { createTeamForm, joinTeamForm, onboardingFields, branchFitsYear } from './schemas.ts'
 import { ALWAYS, bearer, doc, fields, html, isFields, MAX_ID, message, missing, noFields, ok, positiveId, redirect, refusals, type CallSpec } from './define.ts'
 import { council, eventDetail, eventsByState, myEvent, team, user } from './entities.ts'
-import { ORG_CALLS } from './org.ts'
+import { answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
 
@@ -59,8 +59,8 @@ export const profileUpdate = z
 
 export const eventRef = { event_id: positiveId('event_id') }
 
-export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name }
-export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code }
+export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name, answers: answersField }
+export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code, answers: answersField }
 export const removeFromTeamBody = { team_id: positiveId('team_id'), user_id: positiveId('user_id') }
 export const deleteTeamBody = { ...eventRef, team_id: positiveId('team_id') }
 
@@ -216,8 +216,8 @@ export const STUDENT_CALLS = {
     path: '/event/p/register-for-event',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Registers the caller for an individual event open for registration.',
-    body: fields(eventRef),
+    summary: 'Registers the caller for an individual event open for registration, with the answers to its questions.',
+    body: fields({ ...eventRef, answers: answersField }),
     answers: { 200: ok({ message }), ...bearer(403, 404, 409) },
   },
   claimTicket: {

@@ -14,6 +14,12 @@ import * as z from 'zod/mini'
 import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
 import { bearer, type CallSpec, doc, fields, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
 import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
+import { isHttpUrl } from './questions.ts'
+
+export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
+
+/** The registration answers a student sends with register-for-event, create-team/ and join-team/, by question id. */
+export const answersField = z.optional(z.nullable(z.record(z.string(), z.unknown(), { error: 'answers must be an object of answers by question id' })))
 
 // ---- Limits of an event's fields (the console's forms show them) ----
 
@@ -36,9 +42,6 @@ export const EVENT_LIMITS = {
   question_id: 40,
 } as const
 
-/** The answer limits of a registration question's kinds (API.md Part 2 "Registration questions"). */
-export const ANSWER_LIMITS = { TEXT: 200, LONG_TEXT: 2_000, URL: 2_000, CHOICE: 200 } as const
-
 /** The steps of a schedule in the order they happen, with the state each starts. */
 export const SCHEDULE_STEPS = [
   ['registration_opens_at', 'REGISTRATION_OPEN'],
@@ -55,17 +58,6 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 
 /** Whether a string is an ISO-8601 date-time with an offset (or Z) naming a real instant. */
 export const isIsoDateTime = (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s))
-
-/** Whether a string is an absolute http(s) URL. */
-export function isHttpUrl(s: string): boolean {
-  if (!/^https?:\/\//i.test(s)) return false
-  try {
-    const u = new URL(s)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0
-  } catch {
-    return false
-  }
-}
 
 /** An image address: an absolute http(s) URL or one of this server's uploads (`/uploads/...`). */
 export const isImageUrl = (s: string) => isHttpUrl(s) || /^\/uploads\/[A-Za-z0-9._-]+$/.test(s)
@@ -457,17 +449,3 @@ export const ORG_CALLS = {
     answers: { 200: ok({ entries: z.array(auditEntry) }), ...bearer(403) },
   },
 } as const satisfies Record<string, CallSpec>
-
-/** The form's messages for a registration answer (the server answers the same words, naming the question's label). */
-export function answerError(
-  q: { label: string; kind: (typeof QUESTION_KINDS)[number]; options: readonly string[]; required: boolean },
-  value: unknown,
-): string | null {
-  const v = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : null
-  if (v === null) return `${q.label} must be text`
-  if (v === '') return q.required ? `${q.label} is a required field` : null
-  if (v.length > ANSWER_LIMITS[q.kind]) return `${q.label} must be at most ${ANSWER_LIMITS[q.kind]} characters`
-  if (q.kind === 'URL' && !isHttpUrl(v)) return `${q.label} must be an http or https link`
-  if (q.kind === 'CHOICE' && !q.options.includes(v)) return `${q.label} must be one of: ${q.options.join(', ')}`
-  return null
-}

@@ -27,6 +27,8 @@ import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
 import orgRoutes from './routes/org.ts'
+import scheduler from './plugins/scheduler.ts'
+import { uploads, uploadsDirOf } from './plugins/uploads.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 
@@ -48,6 +50,8 @@ export interface AppOptions {
   overload?: Partial<OverloadOptions>
   /** Test hook: sees every route as it is registered (the OpenAPI coverage test). */
   onRoute?: (route: RouteOptions) => void
+  /** The scheduler of event states (server/plugins/scheduler.ts); `false` turns it off. */
+  scheduler?: false | { intervalMs?: number }
   /** The waitlist/push tick's period (ms); `false`: no timer (tests call app.aroundJobs.tick()). */
   aroundIntervalMs?: number | false
 }
@@ -106,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository)
+  await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   // Signs cookies (the sign-in state) and is never the JWT secret itself.
   await app.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
@@ -127,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
-        await signedIn.register(orgRoutes)
+        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
         await signedIn.register(aroundSignedInRoutes)
       })
       await api.register(aroundPublicRoutes)
@@ -135,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   )
   await app.register(apiDocs)
+  await app.register(uploads, { dir: uploadsDirOf(config) })
   await app.register(staticApp, { staticDir: config.staticDir })
 
   return app as unknown as FastifyInstance

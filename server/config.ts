@@ -24,6 +24,10 @@ export interface Config {
   rateLimits?: { writes?: number; signIn?: number; refresh?: number }
   /** Requests in flight per instance before 503 (MAX_IN_FLIGHT). */
   maxInFlight?: number
+  /** The scheduler's longest wait between ticks, ms (SCHEDULER_INTERVAL_MS, default 1000; 0 turns it off). */
+  schedulerIntervalMs?: number
+  /** Where uploaded images are stored (UPLOADS_DIR, default DATA_DIR/uploads). */
+  uploadsDir?: string
   /** TRUST_PROXY (docs/deployment.md "Proxy"): off unless set. */
   trustProxy: TrustProxy
   /** Minutes a freed place is held for the first on the waitlist (WAITLIST_HOLD_MINUTES, default 30). */
@@ -122,6 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refresh: positiveInt(env, 'RATE_LIMIT_REFRESH'),
     },
     maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
+    uploadsDir: env.UPLOADS_DIR || `${(env.DATA_DIR || './data').replace(/\/+$/, '')}/uploads`,
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS === '0' ? 0 : positiveInt(env, 'SCHEDULER_INTERVAL_MS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     waitlistHoldMinutes: positiveInt(env, 'WAITLIST_HOLD_MINUTES'),
     vapid:

@@ -9,6 +9,7 @@ import type { Db } from './index.ts'
 import { councils, events, participants, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
+import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
 import { waitlistPlaceOf } from './waitlist.ts'
 
 type EventRow = typeof events.$inferSelect
@@ -278,15 +279,26 @@ export function eventsRepository(db: Db) {
       }
     },
 
-    /** Registers the caller for an individual event that is open for registration. */
-    async register(userId: number, eventId: number): Promise<Outcome> {
+    /** Registers the caller for an individual event that is open for registration, with their answers. */
+    async register(userId: number, eventId: number, given?: Record<string, unknown> | null): Promise<Outcome> {
+      // The answers are checked against the event's questions before anything is written (400 naming the question).
+      let answers: Record<string, string> = {}
+      const [asked] = await db
+        .select({ questions: events.questions, state: events.state, maPpt: events.maPpt })
+        .from(events)
+        .where(and(eq(events.id, eventId), published))
+      if (asked && asked.state === 'REGISTRATION_OPEN' && asked.maPpt === 1) {
+        const checked = checkAnswers(asked.questions as AskedQuestion[], given)
+        if ('error' in checked) return refused('invalidAnswer', checked.error)
+        answers = checked.answers
+      }
       // One statement: the row is written only if the event is open and individual, and the unique key on
       // (event, user) turns a second registration, however concurrent, into no row rather than a duplicate.
       // (Raw SQL: Drizzle's insert-from-select lists every column of the table.)
       const inserted = rowsOf(
         await db.execute(sql`
-          INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)})
-          SELECT ${events.id}, ${userId}::int FROM ${events}
+          INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}, ${sql.identifier(participants.answers.name)})
+          SELECT ${events.id}, ${userId}::int, ${JSON.stringify(answers)}::jsonb FROM ${events}
           WHERE ${events.id} = ${eventId} AND ${events.state} = 'REGISTRATION_OPEN' AND ${events.maPpt} = 1
           ON CONFLICT (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}) DO NOTHING
           RETURNING ${sql.identifier(participants.id.name)}`),

@@ -14,7 +14,7 @@ import type { Db } from './index.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
-import { auditLog, councilOrganizers, councils, events, participants, teams, users } from './schema.ts'
+import { auditLog, councilOrganizers, councils, events, participants, teams, users, waitlist } from './schema.ts'
 
 type EventRow = typeof events.$inferSelect
 type Tx = Db
@@ -126,7 +126,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
     .orderBy(asc(sql`${events.dates}->>0`), asc(events.id))
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.event.id)
-  const [kids, counts, teamCounts] = await Promise.all([
+  const [kids, counts, teamCounts, waiting] = await Promise.all([
     db
       .select({ id: events.id, parentId: events.parentId })
       .from(events)
@@ -149,11 +149,13 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
       .where(inArray(participants.eventId, ids))
       .groupBy(participants.eventId),
     db.select({ eventId: teams.eventId, n: sql<number>`count(*)::int` }).from(teams).where(inArray(teams.eventId, ids)).groupBy(teams.eventId),
+    db.select({ eventId: waitlist.eventId, n: sql<number>`count(*)::int` }).from(waitlist).where(inArray(waitlist.eventId, ids)).groupBy(waitlist.eventId),
   ])
   const children = new Map<number, { id: number }[]>()
   for (const k of kids) children.set(k.parentId!, [...(children.get(k.parentId!) ?? []), { id: k.id }])
   const byEvent = new Map(counts.map((c) => [c.eventId, c]))
   const teamsBy = new Map(teamCounts.map((c) => [c.eventId, Number(c.n)]))
+  const waitingBy = new Map(waiting.map((c) => [c.eventId, Number(c.n)]))
   return rows.map(({ event, organizer }) => {
     const c = byEvent.get(event.id)
     const average = c?.average == null ? null : Math.round(Number(c.average) * 100) / 100
@@ -164,8 +166,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
         teams: teamsBy.get(event.id) ?? 0,
         tickets_sold: event.ticketsSold,
         checked_in: Number(c?.checkedIn ?? 0),
-        // The waitlist comes with the around-the-event work (its table); until then nobody waits.
-        waitlist: 0,
+        waitlist: waitingBy.get(event.id) ?? 0,
         ratings: {
           count: Number(c?.ratings ?? 0),
           average,
@@ -393,6 +394,9 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           checkedInAt: participants.checkedInAt,
           rating: participants.rating,
           answers: participants.answers,
+          waitlistPosition: sql<
+            number | null
+          >`(SELECT count(*)::int FROM ${waitlist} AS ahead WHERE ahead.event_id = ${participants.eventId} AND ahead.id <= (SELECT w.id FROM ${waitlist} AS w WHERE w.event_id = ${participants.eventId} AND w.user_id = ${participants.userId}))`,
         })
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))
@@ -409,8 +413,8 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
         ticket_code: r.ticketCode,
         checked_in_at: iso(r.checkedInAt),
         rating: r.rating,
-        // The waitlist comes with the around-the-event work; until then nobody waits.
-        waitlist_position: null,
+        // Null unless on the waitlist (the count of those ahead and the student).
+        waitlist_position: r.waitlistPosition ? Number(r.waitlistPosition) : null,
         answers: r.answers ?? {},
       }))
     },

@@ -7,9 +7,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { ORG_CALLS } from '../../contract/org.ts'
 import type { ParticipantRow, Question } from '../../contract/types.ts'
-import { notFound } from '../errors.ts'
+import multipart from '@fastify/multipart'
+import { UPLOAD_MAX_BYTES } from '../../contract/org.ts'
+import { badRequest, HttpError, notFound } from '../errors.ts'
+import { encode, sniff, store } from '../uploads/images.ts'
 import { declared } from './declare.ts'
-import { MESSAGES, valueOf } from './outcomes.ts'
+import { MESSAGES, refusal, valueOf } from './outcomes.ts'
+
+export const UPLOAD_MESSAGES = {
+  notMultipart: 'Upload one image as multipart/form-data (JPEG, PNG or WebP, at most 5 MB).',
+  noFile: 'Choose an image to upload.',
+  tooLarge: 'The image is larger than 5 MB: choose a smaller one.',
+  notImage: 'Only JPEG, PNG or WebP images can be uploaded.',
+  unreadable: 'The image could not be read: choose another JPEG, PNG or WebP file.',
+} as const
 
 /** One CSV cell: formula-injection safe (a leading = + - @ tab or CR gets a '), quoted when it must be. */
 export function csvCell(value: unknown): string {
@@ -55,8 +66,9 @@ function csvRow(p: ParticipantRow, questions: Question[]): string {
   ])
 }
 
-const orgRoutes: FastifyPluginAsyncZod = async (app) => {
+const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string }> = async (app, options) => {
   const org = app.orgRepository
+  const uploadsDir = options.uploadsDir ?? 'data/uploads'
   const writes = { rateLimit: app.rateLimits.writes }
   const built = new Set<string>()
   const mark = (name: keyof typeof ORG_CALLS) => built.add(name)
@@ -168,6 +180,48 @@ const orgRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   })
   mark('orgAudit')
+
+  // The upload reads multipart/form-data, in a scope of its own: no other call takes it (they answer 415).
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } })
+    scope.route({
+      ...declared(CALLS.orgUpload),
+      config: writes,
+      bodyLimit: UPLOAD_MAX_BYTES + 64 * 1024,
+      handler: async (request) => {
+        if (!(await org.hasOrganiserRole(request.userId))) throw refusal('notOrganiser')
+        if (!request.isMultipart()) throw new HttpError(415, UPLOAD_MESSAGES.notMultipart)
+        let buffer: Buffer
+        try {
+          const file = await request.file()
+          if (!file) throw badRequest(UPLOAD_MESSAGES.noFile)
+          buffer = await file.toBuffer()
+        } catch (err) {
+          if (err instanceof HttpError) throw err
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(415, UPLOAD_MESSAGES.tooLarge)
+          throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
+        }
+        if (buffer.length > UPLOAD_MAX_BYTES) throw new HttpError(415, UPLOAD_MESSAGES.tooLarge)
+        if (!sniff(buffer)) throw new HttpError(415, UPLOAD_MESSAGES.notImage)
+        let encoded: Awaited<ReturnType<typeof encode>>
+        try {
+          encoded = await encode(buffer)
+        } catch {
+          throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
+        }
+        const name = await store(uploadsDir, encoded)
+        const url = `/uploads/${name}`
+        await app.auditRepository.record({
+          actorId: request.userId,
+          actorKind: 'user',
+          action: 'image.upload',
+          after: { url, width: encoded.width, height: encoded.height },
+        })
+        return { error: false as const, url }
+      },
+    })
+  })
+  mark('orgUpload')
 
   for (const name of Object.keys(ORG_CALLS) as (keyof typeof ORG_CALLS)[]) {
     if (built.has(name)) continue

@@ -109,6 +109,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
   teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
   personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
+  // Always answered with the message naming the question (contract/questions.ts); this one is never shown.
+  invalidAnswer: { status: 400, message: 'An answer to a registration question is not valid.' },
   // Give back and waitlist, organiser messages (API.md Part 2 "Around the event").
   releaseClosed: { status: 403, message: 'Tickets can only be given back while tickets are open.' },
   noTicket: { status: 409, message: 'You do not hold a ticket for this event.' },
@@ -126,13 +128,13 @@ export const AROUND_MESSAGES = {
 } as const
 
 /** The HTTP refusal for a domain refusal. */
-export function refusal(reason: Refusal): HttpError {
+export function refusal(reason: Refusal, detail?: string): HttpError {
   const { status, message } = REFUSALS[reason]
-  return new HttpError(status, message)
+  return new HttpError(status, detail ?? message)
 }
 
 /** The value of a successful outcome; a refusal is thrown as its HTTP error, for the error handler to send. */
 export function valueOf<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value
-  throw refusal(outcome.refusal)
+  throw refusal(outcome.refusal, outcome.message)
 }
