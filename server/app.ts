@@ -26,6 +26,7 @@ import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
+import orgRoutes from './routes/org.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
+        await signedIn.register(orgRoutes)
       })
     },
     { prefix: API_PREFIX },

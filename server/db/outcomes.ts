@@ -32,6 +32,20 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
+  // The organiser console (server/db/org.ts)
+  | 'notOrganiser'
+  | 'adminOnly'
+  | 'nameRequired'
+  | 'organizerRequired'
+  | 'councilNotFound'
+  | 'parentNotFound'
+  | 'parentSelf'
+  | 'minAboveMax'
+  | 'externalLinkMissing'
+  | 'ticketCountBelowSold'
+  | 'teamModeLocked'
+  | 'teamsTooBig'
+  | 'personNotFound'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

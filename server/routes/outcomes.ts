@@ -1,6 +1,7 @@
 // The one table from the repositories' domain outcomes (server/db/outcomes.ts) to HTTP: a status and the message a
 // student reads in the toast. The success messages of the calls live here too, beside their refusals.
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
+import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -50,6 +51,17 @@ export const USER_MESSAGES = {
   notYours: 'You can only update your own profile.',
 } as const
 
+export const ORG_MESSAGES = {
+  notOrganiser: 'Only the organisers of this council can do this.',
+  adminOnly: 'Only admins can do this.',
+  councilNotFound: 'Council not found.',
+  parentNotFound: 'The parent event was not found.',
+  personNotFound: 'No one has signed in with this e-mail yet: ask them to sign in once, then add them.',
+  ticketCountBelowSold: 'ticket_count cannot be below the number of tickets already collected.',
+  teamModeLocked: 'Students have registered: the event cannot switch between individual and team registration now.',
+  teamsTooBig: 'ma_ppt cannot be below the size of a team already formed.',
+} as const
+
 const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   eventNotFound: { status: 404, message: MESSAGES.eventNotFound },
   registrationNotOpen: { status: 403, message: MESSAGES.registrationNotOpen },
@@ -83,6 +95,20 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
   phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
   rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
+  // The organiser console.
+  notOrganiser: { status: 403, message: ORG_MESSAGES.notOrganiser },
+  adminOnly: { status: 403, message: ORG_MESSAGES.adminOnly },
+  nameRequired: { status: 400, message: ORG_FORM.nameRequired },
+  organizerRequired: { status: 400, message: ORG_FORM.organizerRequired },
+  councilNotFound: { status: 404, message: ORG_MESSAGES.councilNotFound },
+  parentNotFound: { status: 404, message: ORG_MESSAGES.parentNotFound },
+  parentSelf: { status: 400, message: ORG_FORM.parentSelf },
+  minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
+  externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
+  ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
+  teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
+  teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
+  personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
 }
 
 /** The HTTP refusal for a domain refusal. */
