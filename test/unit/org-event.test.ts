@@ -1,17 +1,8 @@
 // The organiser console's pure decisions (src/lib/org-event.ts), row by row.
 import { describe, expect, it } from 'vitest'
-import {
-  csvFileName,
-  EMPTY_SCHEDULE,
-  fromLocalInput,
-  matchesSearch,
-  nextMove,
-  ratingBars,
-  STUDENTS_SEE,
-  teamsOf,
-  toLocalInput,
-  type ParticipantRow,
-} from '../../src/lib/org-event.ts'
+import { EMPTY_SCHEDULE, fromLocalInput, nextMove, toLocalInput } from '../../src/lib/org-event.ts'
+import { csvFileName, matchesSearch, ratingBars, teamsOf, type ParticipantRow } from '../../src/lib/participants.ts'
+import { STUDENTS_SEE } from '../../src/lib/state-moves.ts'
 import { ALL_EVENT_STATES } from '../../contract/constants.ts'
 
 const NOW = Date.parse('2026-11-20T12:00:00Z')
