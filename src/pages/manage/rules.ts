@@ -158,7 +158,8 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
   whole('ma_ppt', 1, LIMITS.ppt)
   whole('min_ppt', 1, LIMITS.ppt)
   whole('ticket_count', 0, LIMITS.ticket_count)
-  if (!e.min_ppt && !e.ma_ppt && int(form.min_ppt) > int(form.ma_ppt)) put('min_ppt', 'min_ppt must not be more than ma_ppt')
+  // Like the contract: compared whenever both are numbers, even out of range.
+  if (int(form.min_ppt) > int(form.ma_ppt)) put('min_ppt', 'min_ppt must not be more than ma_ppt')
   if (form.registration_type === 'EXTERNAL' && !form.external_registration_link.trim())
     put('external_registration_link', 'external_registration_link is required for an EXTERNAL registration')
   let last: [string, number] | null = null
