@@ -68,6 +68,16 @@ export const eventPathId = doc(
   { pattern: '^\\d{1,10}$', description: 'The event id; anything that names no event answers 404.' },
 )
 
+/** The narrowing fields of POST /event/p/get (issue 15): each optional; without any, the whole list as before. */
+export const LIST_SCOPES = ['home'] as const
+const MONTH_INVALID = 'month must be a month as YYYY-MM'
+export const listQuery = {
+  scope: z.optional(z.enum(LIST_SCOPES, { error: `scope must be one of: ${LIST_SCOPES.join(', ')}` })),
+  month: z.optional(z.string({ error: MONTH_INVALID }).check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, MONTH_INVALID))),
+  parent_id: z.optional(positiveId('parent_id')),
+  mine: z.optional(z.boolean({ error: 'mine must be true or false' })),
+}
+
 /** The student app's calls (API.md Part 1). */
 export const STUDENT_CALLS = {
   health: {
@@ -167,8 +177,9 @@ export const STUDENT_CALLS = {
     path: '/event/p/get',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Every event as a summary, grouped by state (a key only where non-empty).',
-    body: noFields,
+    summary:
+      'Every event as a summary, grouped by state (a key only where non-empty). Optional fields narrow the list (issue 15), combined with AND: `scope: "home"` (what Home shows: upcoming, registration open, tickets open, ongoing, and the caller’s collected tickets of events whose tickets closed), `month: "YYYY-MM"` (events with a date within a week of that month, for the calendar), `parent_id` (the children of one event), `mine: true` (events the caller takes part in). No fields (`true`, `{}`): every event, as before.',
+    body: fields(listQuery),
     answers: { 200: ok({ events: eventsByState }), ...bearer() },
   },
   myEvents: {

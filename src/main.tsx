@@ -34,6 +34,12 @@ const preloadFromLink = (event: Event) => preloadRoute((event.target as Element 
 // pointerdown covers fingers, mice and pens alike (every phone browser has Pointer Events).
 addEventListener('pointerdown', preloadFromLink, { passive: true, capture: true })
 
+// The offline tickets (stores/offline-tickets.ts), fetched ahead in the background once the first screen has had
+// the network to itself.
+const offlineTickets = () => setTimeout(() => import('./stores/offline-tickets.ts').catch(() => {}), 2000)
+if (document.readyState === 'complete') offlineTickets()
+else addEventListener('load', offlineTickets, { once: true })
+
 // test/e2e/update.spec.ts builds two versions told apart by VITE_BUILD_ID; unset (every real build), the
 // minifier drops this line.
 if (import.meta.env.VITE_BUILD_ID) document.documentElement.dataset.build = import.meta.env.VITE_BUILD_ID

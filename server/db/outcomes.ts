@@ -46,6 +46,12 @@ export type Refusal =
   | 'teamModeLocked'
   | 'teamsTooBig'
   | 'personNotFound'
+  | 'releaseClosed'
+  | 'noTicket'
+  | 'alreadyCheckedIn'
+  | 'waitlistClosed'
+  | 'notSoldOut'
+  | 'notifyLimit'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

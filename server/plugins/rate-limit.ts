@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import rateLimitPlugin, { type FastifyRateLimitStore, type RateLimitOptions } from '@fastify/rate-limit'
 import { tooManyRequests } from '../errors.ts'
+import { clientAddress } from './client-address.ts'
 
 export interface Rule {
   limit: number
@@ -47,7 +48,7 @@ const LocalStore: StoreCtor = require('@fastify/rate-limit/store/LocalStore.js')
 
 export const rateLimit = fp(
   async (app, { limits }: { limits: RateLimits | false }) => {
-    const who = { writes: (r: FastifyRequest) => `user:${r.userId}`, signIn: (r: FastifyRequest) => r.ip, refresh: (r: FastifyRequest) => r.ip }
+    const who = { writes: (r: FastifyRequest) => `user:${r.userId}`, signIn: clientAddress, refresh: clientAddress }
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
       const { limit, windowSeconds } = limits[bucket]

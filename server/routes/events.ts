@@ -11,7 +11,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...declared(CALLS.events),
-    handler: async (request) => ({ error: false as const, events: await events.listByState(request.userId) }),
+    handler: async (request) => ({ error: false as const, events: await events.listByState(request.userId, request.body) }),
   })
 
   // find-my-way prefers the static /get/me over /get/:id whatever the order.

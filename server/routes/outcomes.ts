@@ -109,7 +109,21 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
   teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
   personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
+  // Give back and waitlist, organiser messages (API.md Part 2 "Around the event").
+  releaseClosed: { status: 403, message: 'Tickets can only be given back while tickets are open.' },
+  noTicket: { status: 409, message: 'You do not hold a ticket for this event.' },
+  alreadyCheckedIn: { status: 409, message: 'Your ticket was already used at the door, so it cannot be given back.' },
+  waitlistClosed: { status: 403, message: 'The waitlist is only open while tickets are.' },
+  notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
+  notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
 }
+
+export const AROUND_MESSAGES = {
+  released: 'Ticket given back. Thank you: it goes to the next student on the waitlist.',
+  joined: 'You are on the waitlist. We will tell you when a ticket is held for you.',
+  left: 'You have left the waitlist.',
+  notOnList: 'You are not on the waitlist.',
+} as const
 
 /** The HTTP refusal for a domain refusal. */
 export function refusal(reason: Refusal): HttpError {

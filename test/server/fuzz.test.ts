@@ -228,6 +228,10 @@ describe(`fuzz over every call on ${KIND}`, () => {
       invite_code: () => (r.chance(0.5) ? r.pick(inviteCodes) : anyValue()),
       code: () => strings(),
       state: () => strings(),
+      scope: () => (r.chance(0.5) ? 'home' : anyValue()),
+      month: () => (r.chance(0.5) ? r.pick(['2026-11', '2025-01', '1999-12', '9999-12', '0000-01']) : anyValue()),
+      parent_id: eventId,
+      mine: () => (r.chance(0.5) ? r.pick([true, false]) : anyValue()),
     }
     // Fields outside a call's list, which must be ignored (never written).
     const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {

@@ -3,8 +3,7 @@
 // address at once, and the student goes to /. `#error=` shows why a sign-in failed.
 import { useLayoutEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { client, googleSignInUrl } from '../../api/calls.ts'
-import { parseAuthReturn, session } from '../../stores/session.ts'
+import { beginSignIn, completeSignIn } from '../../stores/session-flows.ts'
 import { Spinner } from '../../components/spinner/index.tsx'
 import styles from './style.module.css'
 
@@ -18,20 +17,14 @@ export default function Login() {
   const [redirecting, setRedirecting] = useState(true)
 
   useLayoutEffect(() => {
-    const back = parseAuthReturn(location.hash, location.search)
-    if (back && 'accessToken' in back) {
-      session.signIn(back.accessToken, back.refreshToken)
-      history.replaceState(null, '', '/login')
+    const done = completeSignIn(location.hash, location.search)
+    // Tokens or an error in the address are taken out of it at once, whatever became of them.
+    if (location.hash || location.search) history.replaceState(null, '', '/login')
+    if (done.kind === 'signed-in' || done.kind === 'signed-in-already') {
       route('/', true)
       return
     }
-    if (back) {
-      setError(back.error.slice(0, MAX_ERROR))
-      history.replaceState(null, '', '/login')
-    } else if (client.hasSession()) {
-      route('/', true) // already signed in on this phone
-      return
-    }
+    if (done.kind === 'error') setError(done.message.slice(0, MAX_ERROR))
     setRedirecting(false)
   }, [])
 
@@ -54,7 +47,7 @@ export default function Login() {
         onClick={() => {
           // The whole window goes to the server, which sends it on to Google and back to /login.
           setLeaving(true)
-          location.assign(googleSignInUrl())
+          location.assign(beginSignIn())
         }}
       >
         {leaving ? <Spinner size="sm" label="Opening Google sign-in" /> : <GoogleMark />}
