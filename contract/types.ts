@@ -2,6 +2,7 @@
 // api.ts, so the wire is declared once; `import type` keeps zod out of every bundle that imports these.
 import type * as z from 'zod/mini'
 import type * as api from './api.ts'
+import type * as door from './door.ts'
 
 export type User = z.output<typeof api.user>
 export type Roles = z.output<typeof api.roles>
@@ -19,3 +20,7 @@ export type EventsByState = z.output<typeof api.eventsByState>
 export type MyEvent = z.output<typeof api.myEvent>
 export type Council = z.output<typeof api.council>
 export type ApiError = z.output<typeof api.apiError>
+export type DoorEvent = z.output<typeof door.doorEvent>
+export type DoorTicket = z.output<typeof door.doorTicket>
+export type Attendee = z.output<typeof door.attendee>
+export type ScanResult = z.output<typeof door.scanResult>

@@ -26,6 +26,7 @@ import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
+import doorRoutes from './routes/door.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
+        await signedIn.register(doorRoutes)
       })
     },
     { prefix: API_PREFIX },
@@ -134,5 +136,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     writes: perMinute(config.rateLimits?.writes, base.writes),
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
+    door: base.door,
   }
 }

@@ -32,6 +32,13 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
+  | 'notDoor'
+  | 'doorClosed'
+  | 'scanIdReused'
+  | 'unknownTicket'
+  | 'notCheckedIn'
+  | 'noTicket'
+  | 'notCheckedInToRate'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

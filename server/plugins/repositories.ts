@@ -10,6 +10,7 @@ import { sessionsRepository, type SessionsRepository } from '../db/sessions.ts'
 import { councilsRepository, type CouncilsRepository } from '../db/councils.ts'
 import { rolesRepository, type RolesRepository } from '../db/roles.ts'
 import { auditRepository, type AuditRepository } from '../db/audit.ts'
+import { doorRepository, type DoorRepository } from '../db/door.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
@@ -25,6 +26,7 @@ declare module 'fastify' {
     councilsRepository: CouncilsRepository
     rolesRepository: RolesRepository
     auditRepository: AuditRepository
+    doorRepository: DoorRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
   }
@@ -46,6 +48,7 @@ export const repositories = [
   fp(async (app) => void app.decorate('councilsRepository', councilsRepository(app.db)), { name: 'councils-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('rolesRepository', rolesRepository(app.db)), { name: 'roles-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('auditRepository', auditRepository(app.db)), { name: 'audit-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('doorRepository', doorRepository(app.db)), { name: 'door-repository', dependencies: DB }),
   fp(
     async (app) =>
       void app.decorate(

@@ -19,6 +19,8 @@ export const MESSAGES = {
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',
+  noTicket: 'Only students who collected a ticket can rate this event.',
+  notCheckedInToRate: 'Only students checked in at the door can rate this event.',
 } as const
 
 export const TEAM_MESSAGES = {
@@ -43,6 +45,18 @@ export const TEAM_MESSAGES = {
   joined: 'Joined team',
   removed: 'Member removed',
   deleted: 'Team deleted',
+} as const
+
+export const DOOR_MESSAGES = {
+  notDoor: 'Only the door team of this event, its council’s organisers and admins can check tickets here.',
+  doorClosed: 'Tickets are checked at the door only while the event is in TICKET_OPEN, TICKET_CLOSED or ONGOING.',
+  scanIdReused: 'This scan_id was already used for another ticket: make a new one for each scan.',
+  unknownTicket: 'No ticket of this event has this code.',
+  notCheckedIn: 'This ticket is not checked in.',
+  alreadyCheckedIn: 'This ticket is already checked in.',
+  checkedIn: 'Checked in.',
+  undone: 'Check-in undone: the ticket can be scanned again.',
+  otherEvent: (name: string) => `This ticket is for another event: ${name}.`,
 } as const
 
 export const USER_MESSAGES = {
@@ -83,6 +97,13 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
   phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
   rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
+  notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
+  doorClosed: { status: 409, message: DOOR_MESSAGES.doorClosed },
+  scanIdReused: { status: 409, message: DOOR_MESSAGES.scanIdReused },
+  unknownTicket: { status: 404, message: DOOR_MESSAGES.unknownTicket },
+  notCheckedIn: { status: 409, message: DOOR_MESSAGES.notCheckedIn },
+  noTicket: { status: 403, message: MESSAGES.noTicket },
+  notCheckedInToRate: { status: 403, message: MESSAGES.notCheckedInToRate },
 }
 
 /** The HTTP refusal for a domain refusal. */
