@@ -31,6 +31,7 @@ import scheduler from './plugins/scheduler.ts'
 import { uploads, uploadsDirOf } from './plugins/uploads.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
+import doorRoutes from './routes/door.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -134,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(councilRoutes)
         await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
         await signedIn.register(aroundSignedInRoutes)
+        await signedIn.register(doorRoutes)
       })
       await api.register(aroundPublicRoutes)
     },
@@ -158,5 +160,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     writes: perMinute(config.rateLimits?.writes, base.writes),
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
+    door: base.door,
   }
 }

@@ -172,6 +172,7 @@ export const participants = pgTable(
     uniqueIndex('participants_ticket_code').on(t.ticketCode),
     index('participants_user').on(t.userId),
     index('participants_team').on(t.teamId),
+    index('participants_event_checked_in').on(t.eventId).where(sql`${t.checkedInAt} IS NOT NULL`),
     check('participants_rating_range', sql`${t.rating} IS NULL OR (${t.rating} BETWEEN 1 AND 5)`),
     check('participants_checked_in_holds_ticket', sql`${t.checkedInAt} IS NULL OR ${t.ticketCollected}`),
     check(
@@ -339,4 +340,26 @@ export const eventReminders = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.startsAt] })],
+)
+
+/**
+ * Every scan a door device makes (issue 12), by the id the device gave it, with the server's first answer: a
+ * repeated scan_id gets that answer again. `offline`: it came through /door/p/sync, `scanned_at` the device's time.
+ */
+export const doorScans = pgTable(
+  'door_scans',
+  {
+    scanId: uuid('scan_id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    ticketCode: text('ticket_code').notNull(),
+    gate: text('gate').notNull(),
+    answer: jsonb('answer'),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
+    offline: boolean('offline').notNull().default(false),
+    scannedBy: integer('scanned_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('door_scans_event_ticket').on(t.eventId, t.ticketCode)],
 )
