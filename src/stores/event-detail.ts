@@ -13,6 +13,9 @@ export interface EventDetailDeps {
   register: Api['register']
   claimTicket: Api['claimTicket']
   rate: Api['rate']
+  /** Give back and waitlist (issue 13); optional so that a test's fake api can leave them out. */
+  releaseTicket?: Api['releaseTicket']
+  waitlist?: Api['waitlist']
   /** Called after an action succeeded: the events list shows 'Registered' tags and Your Tickets from it. */
   onChanged?: () => unknown
 }
@@ -20,7 +23,7 @@ export interface EventDetailDeps {
 /** An id the server could answer for; anything else ('abc', '0', '1.5') can only be "not found". */
 const isId = (id: string) => /^[1-9]\d{0,9}$/.test(id)
 
-export const EventDetailModel = createModel(({ getEvent, register, claimTicket, rate, onChanged }: EventDetailDeps) => {
+export const EventDetailModel = createModel(({ getEvent, register, claimTicket, rate, releaseTicket, waitlist, onChanged }: EventDetailDeps) => {
   const event = signal<EventDetail | null>(null)
   const loading = signal(false)
   const error = signal<string | null>(null)
@@ -107,6 +110,24 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     register: action(() => act(register)),
     claimTicket: action(() => act(claimTicket)),
     rate: action((rating: number) => act((id) => rate(id, rating))),
+    /** Gives the ticket back (issue 13): the server's message, for the toast. */
+    releaseTicket: action(async (): Promise<string> => {
+      let message = ''
+      await act(async (id) => {
+        if (!releaseTicket) throw new Error('releaseTicket is not available')
+        message = (await releaseTicket(id)).message
+      })
+      return message
+    }),
+    /** Joins (true) or leaves (false) the waitlist; the server's message, for the toast. */
+    waitlist: action(async (join: boolean): Promise<string> => {
+      let message = ''
+      await act(async (id) => {
+        if (!waitlist) throw new Error('waitlist is not available')
+        message = (await waitlist(id, join)).message
+      })
+      return message
+    }),
   }
 })
 
@@ -117,6 +138,8 @@ export const eventDetail = new EventDetailModel({
   register: api.register,
   claimTicket: api.claimTicket,
   rate: api.rate,
+  releaseTicket: api.releaseTicket,
+  waitlist: api.waitlist,
   onChanged: () => events.refresh(),
 })
 
