@@ -26,6 +26,7 @@ import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
+import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -110,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
       await api.register(serverRoutes)
       await api.register(authRoutes, { config })
+      await api.register(publicFeedRoutes, { config, secret })
       // Every /p/ call: the bearer check, registered once for all of them.
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', signedIn.authenticate)
@@ -117,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
+        await signedIn.register(feedRoutes, { config, secret })
       })
     },
     { prefix: API_PREFIX },
@@ -134,5 +137,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     writes: perMinute(config.rateLimits?.writes, base.writes),
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
+    feeds: base.feeds,
   }
 }

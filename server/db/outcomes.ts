@@ -32,6 +32,9 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
+  | 'certificateNotReady'
+  | 'notCheckedIn'
+  | 'certificateCodesExhausted'
 
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
 

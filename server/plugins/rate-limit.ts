@@ -21,12 +21,15 @@ export interface RateLimits {
   signIn: Rule
   /** POST /auth/refresh-token: per client address (a campus NAT puts many students on one). */
   refresh: Rule
+  /** The calendar feed and the certificate check (public GETs): per client address; RATE_LIMITS' when not given. */
+  feeds?: Rule
 }
 
 export const RATE_LIMITS: RateLimits = {
   writes: { limit: 30, windowSeconds: 60 },
   signIn: { limit: 60, windowSeconds: 60 },
   refresh: { limit: 300, windowSeconds: 60 },
+  feeds: { limit: 60, windowSeconds: 60 },
 }
 
 declare module 'fastify' {
@@ -47,10 +50,15 @@ const LocalStore: StoreCtor = require('@fastify/rate-limit/store/LocalStore.js')
 
 export const rateLimit = fp(
   async (app, { limits }: { limits: RateLimits | false }) => {
-    const who = { writes: (r: FastifyRequest) => `user:${r.userId}`, signIn: (r: FastifyRequest) => r.ip, refresh: (r: FastifyRequest) => r.ip }
+    const who = {
+      writes: (r: FastifyRequest) => `user:${r.userId}`,
+      signIn: (r: FastifyRequest) => r.ip,
+      refresh: (r: FastifyRequest) => r.ip,
+      feeds: (r: FastifyRequest) => r.ip,
+    }
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
-      const { limit, windowSeconds } = limits[bucket]
+      const { limit, windowSeconds } = limits[bucket] ?? RATE_LIMITS[bucket]!
       return {
         max: limit,
         timeWindow: windowSeconds * 1000,
@@ -61,7 +69,7 @@ export const rateLimit = fp(
         onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
       }
     }
-    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh') })
+    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh'), feeds: rule('feeds') })
     if (!limits) return
 
     const inner = app.redis ? new RedisStore(false, false, app.redis, `${app.redisPrefix}rate:`) : new LocalStore(false, false, 10_000)

@@ -83,6 +83,10 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
   phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
   rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
+  certificateNotReady: { status: 403, message: 'Certificates are ready once the event is completed.' },
+  notCheckedIn: { status: 403, message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.' },
+  // Three taken codes in a row: a passing condition, worth a retry.
+  certificateCodesExhausted: { status: 503, message: 'Could not make the certificate right now. Please try again.' },
 }
 
 /** The HTTP refusal for a domain refusal. */
