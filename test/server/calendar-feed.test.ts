@@ -18,7 +18,7 @@ describe.each(DB_KINDS)('the calendar feed on %s', (kind) => {
       .insert(schema.councils)
       .values({ slug: `c-${kind}`, name: 'IEEE, KJSCE' })
       .returning({ id: schema.councils.id })
-  }, 60_000)
+  }, 180_000)
   afterAll(() => t.close())
 
   let n = 0
