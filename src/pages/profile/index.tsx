@@ -1,6 +1,7 @@
 // My Profile (SPEC §2): My Events, Contact Us by phone (a fixed support number), Logout.
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
+import { CalendarFeed } from './calendar-feed.tsx'
 
 /** The chapter's support line, called by 'Contact Us'. */
 export const SUPPORT_PHONE = '+912267283000'
@@ -24,6 +25,7 @@ export default function Profile() {
           {user.roll_number && <p class={styles.detail}>Student ID: {user.roll_number}</p>}
         </section>
       )}
+      <CalendarFeed />
       <ul class={styles.links}>
         <li>
           <a href="/profile/myevents">My Events {chevron}</a>
