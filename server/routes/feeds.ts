@@ -93,7 +93,9 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
     handler: async (request, reply) => {
       const code = normalCode(request.params.code)
       const found = code ? await feeds.verify(code) : null
-      const json = /\bapplication\/json\b/.test(request.headers.accept ?? '')
+      // JSON when asked for; and an unknown code is the API's JSON 404 for any client that is not a browser.
+      const accept = request.headers.accept ?? ''
+      const json = /\bapplication\/json\b/.test(accept) || (!found && !/\btext\/html\b/.test(accept))
       reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
       if (json) {
         if (!found) throw notFound(FEED_MESSAGES.unknownCertificate)
@@ -102,7 +104,7 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
           certificate: { code: printedCode(found.code), name: found.name, event: found.event, council: found.council, date: found.dates[0] ?? null },
         })
       }
-      // The page answers 404 too, as a page: a person followed the address (the JSON 404 is the API's error shape).
+      // A browser gets its 404 as a page too: a person followed the address.
       return (reply as FastifyReply)
         .status(found ? 200 : 404)
         .type('text/html; charset=utf-8')

@@ -136,15 +136,17 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
     expect(codes.every((c) => c.participants.userId !== absent.id && c.participants.userId !== stranger.id)).toBe(true)
   })
 
-  it('an unknown or malformed code is a 404, as a page and as JSON', async () => {
+  it('an unknown or malformed code is a 404: a page for a browser, the JSON error for anything else', async () => {
     for (const code of ['ZZZZZ-ZZZZZ', 'nope', '%3Cscript%3E']) {
-      const page = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}` })
+      const page = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
       expect(page.statusCode).toBe(404)
       expect(page.body).toContain('Unknown certificate')
       expect(page.body).not.toContain('<script>')
-      const json = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: { accept: 'application/json' } })
-      expect(json.statusCode).toBe(404)
-      expect(json.json()).toEqual({ error: true, message: 'No certificate has this code.' })
+      for (const accept of ['application/json', undefined]) {
+        const json = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: accept ? { accept } : {} })
+        expect(json.statusCode).toBe(404)
+        expect(json.json()).toEqual({ error: true, message: 'No certificate has this code.' })
+      }
     }
   })
 })

@@ -228,6 +228,7 @@ describe(`fuzz over every call on ${KIND}`, () => {
       invite_code: () => (r.chance(0.5) ? r.pick(inviteCodes) : anyValue()),
       code: () => strings(),
       state: () => strings(),
+      rotate: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
     }
     // Fields outside a call's list, which must be ignored (never written).
     const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {
