@@ -68,6 +68,11 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
       post<Answer<'pushSubscribe'>>('/push/p/subscribe' satisfies PathOf<'pushSubscribe'>, { subscription } satisfies Request<'pushSubscribe'>),
     pushUnsubscribe: (endpoint: string) =>
       post<Answer<'pushUnsubscribe'>>('/push/p/unsubscribe' satisfies PathOf<'pushUnsubscribe'>, { endpoint } satisfies Request<'pushUnsubscribe'>),
+    /** The secret URL of the student's calendar feed; `rotate` replaces it (the old one stops working). */
+    calendarFeed: (rotate = false) =>
+      post<Answer<'calendarFeed'>>('/user/p/calendar' satisfies PathOf<'calendarFeed'>, { rotate } satisfies Request<'calendarFeed'>).then((d) => d.url),
+    /** The certificate PDF of a completed event the student was checked in at. */
+    certificate: (eventId: number) => client.download(`/event/p/certificate/${eventId}`),
     /** Revokes the refresh-token family; no bearer, no refresh, and it may outlive the page. */
     logout: (refreshToken: string) =>
       post<Answer<'logout'>>('/auth/logout' satisfies PathOf<'logout'>, { refreshToken } satisfies Request<'logout'>, { auth: false, keepalive: true }),

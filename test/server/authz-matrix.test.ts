@@ -12,10 +12,12 @@ import { startSession } from '../../server/db/sessions.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { DOOR_MESSAGES as DOOR, MESSAGES as E } from '../../server/routes/outcomes.ts'
 import { schema } from '../../server/db/index.ts'
+import { FEED_MESSAGES } from '../../server/routes/feeds.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 import { makeEvent, post } from './teams-fixtures.ts'
 
 type Role = 'signedOut' | 'student' | 'member' | 'leader' | 'otherTeam'
+const NOT_CHECKED_IN = 'Certificates are for participants checked in at the event: yours was not scanned at the door.'
 const ROLES: Role[] = ['signedOut', 'student', 'member', 'leader', 'otherTeam']
 const INVALID = { error: true, message: 'Invalid Token' }
 const PROFILE = {
@@ -348,6 +350,38 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       url: () => '/api/v1/org/p/event/notify',
       body: (w) => ({ event_id: w.tickets, title: 'Hello', body: 'Doors open at 6', to: 'PARTICIPANTS' }),
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
+    },
+    // ---- The calendar feed and certificates (issue 13) ----
+    'POST /user/p/calendar': {
+      url: () => '/api/v1/user/p/calendar',
+      body: () => ({ rotate: false }),
+      expect: bearerOnly({ writes: ['calendar_feeds'] }),
+      check: (_w, _role, body) => expect(body.url).toMatch(/^http:\/\/app\.test\/api\/v1\/calendar\/[\w-]{43}\.ics$/),
+    },
+    'GET /calendar/{unknown secret}.ics': {
+      method: 'GET',
+      url: () => `/api/v1/calendar/${'x'.repeat(43)}.ics`,
+      body: () => undefined,
+      // Public: the secret is the credential; a bearer header opens nothing.
+      expect: () => ({ status: 404, message: FEED_MESSAGES.unknownFeed }),
+    },
+    'GET /event/p/certificate/{completed event, nobody checked in}': {
+      method: 'GET',
+      url: (w) => `/api/v1/event/p/certificate/${w.completed}`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: NOT_CHECKED_IN }),
+    },
+    'GET /event/p/certificate/{event not completed}': {
+      method: 'GET',
+      url: (w) => `/api/v1/event/p/certificate/${w.tickets}`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Certificates are ready once the event is completed.' }),
+    },
+    'GET /verify/{unknown code}': {
+      method: 'GET',
+      url: () => '/api/v1/verify/ZZZZZ-ZZZZZ',
+      body: () => undefined,
+      expect: () => ({ status: 404, message: FEED_MESSAGES.unknownCertificate }),
     },
   }
 

@@ -257,6 +257,7 @@ describe(`fuzz over every call on ${KIND}`, () => {
       title: () => (r.chance(0.5) ? 'Doors open' : anyValue()),
       body: () => (r.chance(0.5) ? 'Doors open at 6 PM.' : anyValue()),
       to: () => (r.chance(0.6) ? r.pick(['PARTICIPANTS', 'TICKET_HOLDERS', 'WAITLIST', 'EVERYONE']) : anyValue()),
+      rotate: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
     }
     // Fields outside a call's list, which must be ignored (never written).
     const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {

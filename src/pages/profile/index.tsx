@@ -3,6 +3,7 @@
 import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
+import { CalendarFeed } from './calendar-feed.tsx'
 
 /** The chapter's support line, called by 'Contact Us'. */
 export const SUPPORT_PHONE = '+912267283000'
@@ -26,6 +27,7 @@ export default function Profile() {
           {user.roll_number && <p class={styles.detail}>Student ID: {user.roll_number}</p>}
         </section>
       )}
+      <CalendarFeed />
       <ul class={styles.links}>
         <li>
           <a href="/profile/myevents">My Events {chevron}</a>
