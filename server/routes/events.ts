@@ -34,7 +34,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.register),
     config: writes,
     handler: async (request) => {
-      valueOf(await events.register(request.userId, request.body.event_id))
+      valueOf(await events.register(request.userId, request.body.event_id, request.body.answers))
       return { error: false as const, message: MESSAGES.registered }
     },
   })
