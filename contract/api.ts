@@ -11,7 +11,7 @@ import { MESSAGES } from './messages.ts'
 import { createTeamForm, joinTeamForm, onboardingFields, branchFitsYear } from './schemas.ts'
 import { ALWAYS, bearer, doc, fields, html, isFields, MAX_ID, message, missing, noFields, ok, positiveId, redirect, refusals, type CallSpec } from './define.ts'
 import { council, eventDetail, eventsByState, myEvent, team, user } from './entities.ts'
-import { ORG_CALLS } from './org.ts'
+import { answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
 
@@ -59,8 +59,8 @@ export const profileUpdate = z
 
 export const eventRef = { event_id: positiveId('event_id') }
 
-export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name }
-export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code }
+export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name, answers: answersField }
+export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code, answers: answersField }
 export const removeFromTeamBody = { team_id: positiveId('team_id'), user_id: positiveId('user_id') }
 export const deleteTeamBody = { ...eventRef, team_id: positiveId('team_id') }
 
@@ -72,6 +72,16 @@ export const eventPathId = doc(
   ),
   { pattern: '^\\d{1,10}$', description: 'The event id; anything that names no event answers 404.' },
 )
+
+/** The narrowing fields of POST /event/p/get (issue 15): each optional; without any, the whole list as before. */
+export const LIST_SCOPES = ['home'] as const
+const MONTH_INVALID = 'month must be a month as YYYY-MM'
+export const listQuery = {
+  scope: z.optional(z.enum(LIST_SCOPES, { error: `scope must be one of: ${LIST_SCOPES.join(', ')}` })),
+  month: z.optional(z.string({ error: MONTH_INVALID }).check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, MONTH_INVALID))),
+  parent_id: z.optional(positiveId('parent_id')),
+  mine: z.optional(z.boolean({ error: 'mine must be true or false' })),
+}
 
 /** The student app's calls (API.md Part 1). */
 export const STUDENT_CALLS = {
@@ -177,8 +187,9 @@ export const STUDENT_CALLS = {
     path: '/event/p/get',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Every event as a summary, grouped by state (a key only where non-empty).',
-    body: noFields,
+    summary:
+      'Every event as a summary, grouped by state (a key only where non-empty). Optional fields narrow the list (issue 15), combined with AND: `scope: "home"` (what Home shows: upcoming, registration open, tickets open, ongoing, and the caller’s collected tickets of events whose tickets closed), `month: "YYYY-MM"` (events with a date within a week of that month, for the calendar), `parent_id` (the children of one event), `mine: true` (events the caller takes part in). No fields (`true`, `{}`): every event, as before.',
+    body: fields(listQuery),
     answers: { 200: ok({ events: eventsByState }), ...bearer() },
   },
   myEvents: {
@@ -205,8 +216,8 @@ export const STUDENT_CALLS = {
     path: '/event/p/register-for-event',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Registers the caller for an individual event open for registration.',
-    body: fields(eventRef),
+    summary: 'Registers the caller for an individual event open for registration, with the answers to its questions.',
+    body: fields({ ...eventRef, answers: answersField }),
     answers: { 200: ok({ message }), ...bearer(403, 404, 409) },
   },
   claimTicket: {

@@ -1,6 +1,7 @@
 // Sessions through the real routes: development sign-in, refresh-token rotation, reuse detection,
 // idle and absolute expiry, logout, and the refresh race on every database kind.
 import { eq } from 'drizzle-orm'
+import webpush from 'web-push'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { hashRefreshToken } from '../../server/db/sessions.ts'
@@ -184,7 +185,7 @@ describe('development sign-in', () => {
 
   it('does not exist in production', async () => {
     const prod = await testApp({
-      env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'http://127.0.0.1:9/' },
+      env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'http://127.0.0.1:9/', ...vapidEnv() },
     })
     try {
       const res = await prod.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: FORM, payload: 'name=A&email=a%40example.edu' })
@@ -387,3 +388,9 @@ describe.each(DB_KINDS)('refresh race on %s', (kind) => {
     if (ok.length === 1) expect((await refresh(t, ok[0].json().refreshToken)).statusCode).toBe(401)
   }, 60_000)
 })
+
+/** Web Push keys, required in production (a fresh pair each time). */
+function vapidEnv() {
+  const keys = webpush.generateVAPIDKeys()
+  return { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:events@example.edu' }
+}
