@@ -12,10 +12,13 @@ export const NETWORK_MESSAGE = 'No connection to the server. Check your network 
 export class ApiError extends Error {
   /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS). */
   readonly status: number
-  constructor(status: number, message: string) {
+  /** The Retry-After header of a 503, when the server sent one. */
+  readonly retryAfter?: string | null
+  constructor(status: number, message: string, retryAfter?: string | null) {
     super(message)
     this.name = 'ApiError'
     this.status = status
+    this.retryAfter = retryAfter
   }
 }
 
@@ -74,14 +77,6 @@ export function retryDelay(retryAfter: string | null, random: number = Math.rand
   return Math.round(seconds * 1000 * (1 + random / 2))
 }
 
-/** A 503 that the caller asked to retry: the error to throw if no retry is left, and when to try again. */
-class Retry {
-  constructor(
-    readonly error: ApiError,
-    readonly retryAfter: string | null,
-  ) {}
-}
-
 type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
 
 export function createClient({
@@ -125,7 +120,7 @@ export function createClient({
     if (status === 401) return new ApiError(401, INVALID_TOKEN)
     if (status < 200 || status > 299 || !data || typeof data !== 'object' || data.error === true) {
       const message = typeof data?.message === 'string' && data.message ? data.message : `The server answered ${status}. Please try again.`
-      return new ApiError(status, message)
+      return new ApiError(status, message, outcome.retryAfter)
     }
     return null
   }
@@ -164,20 +159,17 @@ export function createClient({
       try {
         return await attempt<T>(path, body, options)
       } catch (err) {
-        if (!(err instanceof Retry) || retry >= (options.retries ?? 0)) throw err instanceof Retry ? err.error : err
-        await sleep(retryDelay(err.retryAfter))
+        if ((err as ApiError).status !== 503 || retry >= (options.retries ?? 0)) throw err
+        await sleep(retryDelay((err as ApiError).retryAfter ?? null))
       }
     }
   }
 
-  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive, retries }: RequestOptions): Promise<T> {
-    // A 503 of a call that may be retried travels up as a Retry, with the server's Retry-After.
-    const thrown = (outcome: Outcome, error: ApiError) =>
-      retries && error.status === 503 && !(outcome instanceof ApiError) ? new Retry(error, outcome.retryAfter ?? null) : error
+  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive }: RequestOptions): Promise<T> {
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
-      if (error) throw thrown(outcome, error)
+      if (error) throw error
       return (outcome as { data: T }).data
     }
     if (refreshing) await refreshing.catch(() => {})
@@ -195,7 +187,7 @@ export function createClient({
       // A fresh token refused at once: the session is unusable; retrying again would loop.
       if (error?.status === 401) logout()
     }
-    if (error) throw thrown(outcome, error)
+    if (error) throw error
     return (outcome as { data: T }).data
   }
 

@@ -39,11 +39,9 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
 
   /** A write's answer (register, RSVP) written into the list: its cards show it without fetching the list again. */
   const setParticipant = action((id: number, participant: SummaryParticipant) => {
-    const next: EventsByState = {}
-    for (const [state, list] of Object.entries(byState.value) as [keyof EventsByState, EventSummary[]][]) {
-      next[state] = list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))
-    }
-    byState.value = next
+    byState.value = Object.fromEntries(
+      Object.entries(byState.value).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))]),
+    )
   })
 
   const reset = action(() => {
