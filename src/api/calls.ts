@@ -47,19 +47,6 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
         { event_id: eventId, team_id: teamId } satisfies Request<'deleteTeam'>,
       ),
     getCouncils: () => post<Answer<'councils'>>('/council/p/get' satisfies PathOf<'councils'>).then((d) => d.councils),
-    // Around the event (issue 13): give back, waitlist, push.
-    releaseTicket: (eventId: number) =>
-      post<Answer<'releaseTicket'>>('/event/p/release-ticket' satisfies PathOf<'releaseTicket'>, { event_id: eventId } satisfies Request<'releaseTicket'>),
-    waitlist: (eventId: number, join: boolean) =>
-      post<Answer<'waitlist'>>('/event/p/waitlist' satisfies PathOf<'waitlist'>, { event_id: eventId, join } satisfies Request<'waitlist'>),
-    pushKey: () =>
-      fetch(`${API_HOST}/api/v1${'/push/key' satisfies PathOf<'pushKey'>}`)
-        .then((r) => r.json() as Promise<Answer<'pushKey'>>)
-        .then((d) => d.publicKey),
-    pushSubscribe: (subscription: Request<'pushSubscribe'>['subscription']) =>
-      post<Answer<'pushSubscribe'>>('/push/p/subscribe' satisfies PathOf<'pushSubscribe'>, { subscription } satisfies Request<'pushSubscribe'>),
-    pushUnsubscribe: (endpoint: string) =>
-      post<Answer<'pushUnsubscribe'>>('/push/p/unsubscribe' satisfies PathOf<'pushUnsubscribe'>, { endpoint } satisfies Request<'pushUnsubscribe'>),
     /** Revokes the refresh-token family; no bearer, no refresh, and it may outlive the page. */
     logout: (refreshToken: string) =>
       post<Answer<'logout'>>('/auth/logout' satisfies PathOf<'logout'>, { refreshToken } satisfies Request<'logout'>, { auth: false, keepalive: true }),

@@ -5,6 +5,7 @@ import { action, createModel, effect, signal, type ReadonlySignal } from '@preac
 import type { EventDetail } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import { api, type Api } from '../api/calls.ts'
+import { aroundApi, type AroundApi } from '../api/around-calls.ts'
 import { events } from './events.ts'
 import { session } from './session.ts'
 
@@ -14,8 +15,8 @@ export interface EventDetailDeps {
   claimTicket: Api['claimTicket']
   rate: Api['rate']
   /** Give back and waitlist (issue 13); optional so that a test's fake api can leave them out. */
-  releaseTicket?: Api['releaseTicket']
-  waitlist?: Api['waitlist']
+  releaseTicket?: AroundApi['releaseTicket']
+  waitlist?: AroundApi['waitlist']
   /** Called after an action succeeded: the events list shows 'Registered' tags and Your Tickets from it. */
   onChanged?: () => unknown
 }
@@ -138,8 +139,8 @@ export const eventDetail = new EventDetailModel({
   register: api.register,
   claimTicket: api.claimTicket,
   rate: api.rate,
-  releaseTicket: api.releaseTicket,
-  waitlist: api.waitlist,
+  releaseTicket: aroundApi.releaseTicket,
+  waitlist: aroundApi.waitlist,
   onChanged: () => events.refresh(),
 })
 
