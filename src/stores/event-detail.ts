@@ -6,6 +6,7 @@ import { action, computed, createModel, effect, signal, type ReadonlySignal } fr
 import type { DetailParticipant, EventDetail, SummaryParticipant } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import { api, type Api } from '../api/calls.ts'
+import { aroundApi, type AroundApi } from '../api/around-calls.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
 import { events } from './events.ts'
 import { session } from './session.ts'
@@ -30,8 +31,8 @@ export interface EventDetailDeps {
   /** Called after an action succeeded with the event's new participation: the events list shows it. */
   onChanged?: (eventId: number, participant: SummaryParticipant) => unknown
   /** Give back and waitlist (issue 13); optional so that a test's fake api can leave them out. */
-  releaseTicket?: Api['releaseTicket']
-  waitlist?: Api['waitlist']
+  releaseTicket?: AroundApi['releaseTicket']
+  waitlist?: AroundApi['waitlist']
 }
 
 /** A registration just made: what the server holds for it until the next fetch (its id is not in the answer). */
@@ -232,8 +233,8 @@ export const eventDetail = new EventDetailModel({
   claimTicket: api.claimTicket,
   rate: api.rate,
   onChanged: (id, participant) => events.setParticipant(id, participant),
-  releaseTicket: api.releaseTicket,
-  waitlist: api.waitlist,
+  releaseTicket: aroundApi.releaseTicket,
+  waitlist: aroundApi.waitlist,
 })
 
 // Participant is per student: after a sign-out (or another student signing in on this phone) the held event

@@ -2,7 +2,7 @@
 // subscribes with the server's VAPID key and sends the subscription to the server. Imported only by lazy screens
 // (event details, profile), never on the start path.
 import { signal } from '@preact/signals'
-import { api } from '../api/calls.ts'
+import { aroundApi as api } from '../api/around-calls.ts'
 
 export type PushStatus = 'unsupported' | 'ios-install' | 'off' | 'on' | 'denied' | 'busy'
 

@@ -17,7 +17,7 @@ import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ChildList } from './children.tsx'
-import { WaitlistPanel } from './waitlist.tsx'
+import type { WaitlistPanel as Panel } from './waitlist.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
@@ -41,6 +41,18 @@ async function share(event: EventDetail) {
     console.error('copy link failed', err)
     showToast('Could not copy the link', 'error')
   }
+}
+
+const WAITLIST_STATES = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN'])
+
+/** Give back, waitlist and "Notify me" (issue 13), fetched as a chunk of their own only for events with tickets. */
+function WaitlistSlot({ event }: { event: EventDetail }) {
+  const wanted = event.is_ticket_feature_enabled && event.Participant !== false && WAITLIST_STATES.has(event.state)
+  const [Loaded, setLoaded] = useState<typeof Panel | null>(null)
+  useEffect(() => {
+    if (wanted && !Loaded) import('./waitlist.tsx').then((m) => setLoaded(() => m.WaitlistPanel)).catch((err) => console.error('waitlist chunk failed', err))
+  }, [wanted, Loaded])
+  return wanted && Loaded ? <Loaded event={event} /> : null
 }
 
 export default function EventDetails() {
@@ -214,7 +226,7 @@ export default function EventDetails() {
       <ChildList parent={event} />
       <div class={s.bar}>
         {bottom}
-        {!eventDetail.pending.value && <WaitlistPanel event={event} />}
+        {!eventDetail.pending.value && <WaitlistSlot event={event} />}
       </div>
       {rating && (
         <RatingPopup

@@ -9,7 +9,7 @@ import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatTime } from '../../lib/dates.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
-import s from './style.module.css'
+import s from './waitlist.module.css'
 
 const BEFORE_TICKETS = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED'])
 
