@@ -107,7 +107,7 @@ export function feedsRepository(db: Db, randomCode: () => string) {
         .where(and(eq(events.id, eventId), ne(events.state, 'DRAFT')))
       if (!row) return refused('eventNotFound')
       if (row.state !== 'COMPLETED') return refused('certificateNotReady')
-      if (row.participantId === null || row.checkedInAt === null || row.name === null) return refused('notCheckedIn')
+      if (row.participantId === null || row.checkedInAt === null || row.name === null) return refused('certificateNotCheckedIn')
       const participantId = row.participantId
       let code: string | undefined
       for (let i = 0; i < CODE_TRIES && !code; i++) {
