@@ -26,7 +26,7 @@ export interface TokenStorage {
   removeItem(key: string): void
 }
 
-/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path. */
+/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path (and body, when not `true`). */
 export interface EarlyCalls {
   token: string
   calls: Record<string, Promise<Response>>
@@ -103,11 +103,14 @@ export function createClient({
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (token) headers.authorization = `Bearer ${token}`
     // The same call with the same token already started: its answer goes through the same checks below.
-    const started = early && early.token === token && body === true ? early.calls[path] : undefined
-    if (started) delete early!.calls[path]
+    // Keyed by the path, and the body when it is not `true` (boot.ts: Home's narrowed events list).
+    const json = JSON.stringify(body)
+    const key = body === true ? path : path + json
+    const started = early && early.token === token ? early.calls[key] : undefined
+    if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive }))
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }

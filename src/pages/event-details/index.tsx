@@ -17,6 +17,7 @@ import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ChildList } from './children.tsx'
+import { WaitlistPanel } from './waitlist.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
@@ -211,7 +212,10 @@ export default function EventDetails() {
         </p>
       )}
       <ChildList parent={event} />
-      <div class={s.bar}>{bottom}</div>
+      <div class={s.bar}>
+        {bottom}
+        {!eventDetail.pending.value && <WaitlistPanel event={event} />}
+      </div>
       {rating && (
         <RatingPopup
           feedback={feedbackFor(event)}

@@ -1,5 +1,6 @@
 // My Profile (SPEC §2): My Events, the organiser console and door check-in for users with a role (API.md Part 2
 // "Roles"), Contact Us by phone (a fixed support number), Logout.
+import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
 import { CalendarFeed } from './calendar-feed.tsx'
@@ -53,6 +54,13 @@ export default function Profile() {
           <a href="/logout">Logout {chevron}</a>
         </li>
       </ul>
+      <section class={styles.card} aria-labelledby="notifications">
+        <h2 id="notifications" class={styles.name}>
+          Notifications
+        </h2>
+        <p class={styles.detail}>Tickets opening, a ticket held for you, reminders before your events, and messages from organisers.</p>
+        <NotifyMe what="about your events" />
+      </section>
     </>
   )
 }
