@@ -63,7 +63,7 @@ export default function Participants({ id }: { id: number }) {
       <p class="m-muted" role="status">
         {rows.length} of {data.rows.length} registered
       </p>
-      <div class="m-scroll">
+      <div class="m-scroll" role="region" aria-label="Participants table" tabIndex={0}>
         <table class="m-table">
           <thead>
             <tr>
