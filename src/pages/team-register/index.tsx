@@ -97,7 +97,7 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
     <>
       <h1 class={styles.title}>Team Registration</h1>
       <p class={styles.event}>
-        <a href={`/event-details/${id}`}>{event.name}</a> · teams of up to {event.ma_ppt}
+        <a href={`/event-details/${id}`}>{event.name}</a> · {event.min_ppt > 1 ? `Teams of ${event.min_ppt}–${event.ma_ppt}` : `Teams of up to ${event.ma_ppt}`}
       </p>
     </>
   )
