@@ -6,7 +6,7 @@
 // Part 1 (the student app's calls) is declared below; Part 2's areas each declare theirs in a file of their own
 // (org.ts, door.ts, around.ts), built from define.ts and entities.ts, and CALLS joins them all.
 import * as z from 'zod/mini'
-import { COLLEGE, DEGREE } from './constants.ts'
+import { COLLEGE, DEGREE, SIGN_IN_STATE } from './constants.ts'
 import { MESSAGES } from './messages.ts'
 import { createTeamForm, joinTeamForm, onboardingFields, branchFitsYear } from './schemas.ts'
 import { ALWAYS, bearer, doc, fields, html, isFields, MAX_ID, message, missing, noFields, ok, positiveId, redirect, refusals, type CallSpec } from './define.ts'
@@ -14,6 +14,11 @@ import { council, eventDetail, eventsByState, myEvent, team, user } from './enti
 import { answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
+
+/** The app's one-time sign-in value (src/stores/session-flows.ts makes 32 random bytes, base64url). */
+const appState = z.optional(
+  z.string({ error: 'state must be a string' }).check(z.regex(SIGN_IN_STATE, { error: 'state must be 16 to 128 letters, digits, - or _' })),
+)
 
 export * from './define.ts'
 export * from './entities.ts'
@@ -102,6 +107,9 @@ export const STUDENT_CALLS = {
     auth: 'public',
     tag: 'auth',
     summary: 'Starts Google sign-in (PKCE S256, state, nonce in a signed cookie). Without Google settings, outside production: the development sign-in form.',
+    // The app's one-time value for this sign-in: it comes back beside the tokens, so the app accepts only the
+    // answer to a sign-in it started (login CSRF, issue 10).
+    querystring: z.object({ state: appState }),
     answers: {
       200: html('The development sign-in form (only without Google settings, never in production).'),
       302: redirect('To Google; or to {APP_URL}/login#error=… when sign-in cannot start.'),
@@ -117,7 +125,9 @@ export const STUDENT_CALLS = {
     // Read from the URL as a whole by the OpenID client; declared for the document (any value reaches the check).
     querystring: z.object({ code: doc(z.optional(z.unknown()), { type: 'string' }), state: doc(z.optional(z.unknown()), { type: 'string' }) }),
     answers: {
-      302: redirect('To {APP_URL}/login#accessToken=…&refreshToken=… (tokens in the fragment, never the query), or #error=… with the reason.'),
+      302: redirect(
+        'To {APP_URL}/login#accessToken=…&refreshToken=…&state=… (tokens in the fragment, never the query; state is the app’s, from GET /auth/google), or #error=… with the reason.',
+      ),
       ...refusals(404, 429, 503),
     },
   },
@@ -127,9 +137,9 @@ export const STUDENT_CALLS = {
     auth: 'public',
     tag: 'auth',
     summary: 'Development sign-in (only without Google settings, never in production): a name and an e-mail, as a form post or JSON.',
-    body: fields({ name: doc(z.optional(z.unknown()), { type: 'string' }), email: doc(z.optional(z.unknown()), { type: 'string' }) }),
+    body: fields({ name: doc(z.optional(z.unknown()), { type: 'string' }), email: doc(z.optional(z.unknown()), { type: 'string' }), state: appState }),
     answers: {
-      302: redirect('To {APP_URL}/login#accessToken=…&refreshToken=…'),
+      302: redirect('To {APP_URL}/login#accessToken=…&refreshToken=…&state=… (the state the form carried)'),
       ...refusals(...ALWAYS, 404),
     },
   },

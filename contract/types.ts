@@ -2,6 +2,7 @@
 // api.ts, so the wire is declared once; `import type` keeps zod out of every bundle that imports these.
 import type * as z from 'zod/mini'
 import type * as api from './api.ts'
+import type * as door from './door.ts'
 
 export type User = z.output<typeof api.user>
 export type Roles = z.output<typeof api.roles>
@@ -32,3 +33,7 @@ export type ParticipantRow = z.output<typeof org.participantRow>
 export type OrgPerson = z.output<typeof org.orgPerson>
 export type ManagedCouncil = z.output<typeof org.councilWithOrganizers>
 export type AuditEntry = z.output<typeof org.auditEntry>
+export type DoorEvent = z.output<typeof door.doorEvent>
+export type DoorTicket = z.output<typeof door.doorTicket>
+export type Attendee = z.output<typeof door.attendee>
+export type ScanResult = z.output<typeof door.scanResult>

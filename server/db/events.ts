@@ -2,7 +2,7 @@
 // number of queries per call, whatever the number of events (the list is two queries, a detail four at most),
 // and the student's writes on an event other than the ticket claim (claims.ts). Each write that can race is one
 // conditional statement; the reads after a refused write only choose the refusal, never whether it happens.
-import { and, asc, eq, exists, inArray, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, isNotNull, ne, or, sql } from 'drizzle-orm'
 import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer, Question, Schedule } from '../../contract/types.ts'
 import { EVENT_STATES, type AnyEventState, type EventState } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
@@ -92,6 +92,7 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
       id: participants.id,
       eventId: participants.eventId,
       ticketCollected: participants.ticketCollected,
+      checkedInAt: participants.checkedInAt,
       createdAt: participants.createdAt,
       teamId: teams.id,
       teamName: teams.name,
@@ -104,6 +105,7 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
     id: r.id,
     eventId: r.eventId,
     ticket_collected: r.ticketCollected,
+    checkedInAt: r.checkedInAt,
     team: r.teamId === null ? null : ({ id: r.teamId, name: r.teamName! } satisfies Teamlet),
   }))
 }
@@ -239,13 +241,13 @@ export function eventsRepository(db: Db) {
           ...eventFields(row.event as PublishedRow, row.organizer, children.get(p.eventId) ?? []),
           Participant: { ticket_collected: p.ticket_collected, team: p.team },
         }
-        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event }]
+        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event, checked_in_at: iso(p.checkedInAt) }]
       })
     },
 
     /** One event in full for the caller, or null when there is no such event. */
     async detail(eventId: number, userId: number): Promise<EventDetail | null> {
-      const [[row], children, [mine]] = await Promise.all([
+      const [[row], children, [mine], [door]] = await Promise.all([
         db
           .select({ event: events, organizer: organizerColumns })
           .from(events)
@@ -256,6 +258,11 @@ export function eventsRepository(db: Db) {
           .select()
           .from(participants)
           .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId))),
+        db
+          .select({ id: participants.id })
+          .from(participants)
+          .where(and(eq(participants.eventId, eventId), isNotNull(participants.checkedInAt)))
+          .limit(1),
       ])
       if (!row) return null
       const team = mine?.teamId != null ? await loadTeam(db, mine.teamId) : null
@@ -276,6 +283,7 @@ export function eventsRepository(db: Db) {
               answers: mine.answers ?? {},
             }
           : false,
+        door_checked_in: door !== undefined,
       }
     },
 
@@ -311,8 +319,13 @@ export function eventsRepository(db: Db) {
       return refused('alreadyRegistered')
     },
 
-    /** Records the caller's rating of a completed event they took part in; a second rating replaces the first. */
+    /**
+     * Records the caller's rating of a completed event they took part in; a second rating replaces the first.
+     * API.md Part 2, "Ratings, tightened": where tickets were enabled only ticket holders may rate, and once the
+     * door has checked anyone in at the event, only those checked in. One conditional update decides.
+     */
     async rate(userId: number, eventId: number, rating: number): Promise<Outcome> {
+      const doorUsed = sql`EXISTS (SELECT 1 FROM ${participants} d WHERE d.event_id = ${eventId} AND d.checked_in_at IS NOT NULL)`
       const updated = await db
         .update(participants)
         .set({ rating, ratedAt: sql`now()` })
@@ -324,8 +337,15 @@ export function eventsRepository(db: Db) {
               db
                 .select({ one: sql`1` })
                 .from(events)
-                .where(and(eq(events.id, eventId), eq(events.state, 'COMPLETED'))),
+                .where(
+                  and(
+                    eq(events.id, eventId),
+                    eq(events.state, 'COMPLETED'),
+                    or(eq(events.isTicketFeatureEnabled, false), eq(participants.ticketCollected, true)),
+                  ),
+                ),
             ),
+            or(isNotNull(participants.checkedInAt), sql`NOT ${doorUsed}`),
           ),
         )
         .returning({ id: participants.id })
@@ -333,7 +353,13 @@ export function eventsRepository(db: Db) {
       const event = await find(eventId)
       if (!event) return refused('eventNotFound')
       if (event.state !== 'COMPLETED') return refused('notCompleted')
-      return refused('notParticipant')
+      const [mine] = await db
+        .select({ ticket: participants.ticketCollected, doorUsed: sql<boolean>`${doorUsed}` })
+        .from(participants)
+        .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId)))
+      if (!mine) return refused('notParticipant')
+      if (event.isTicketFeatureEnabled && !mine.ticket) return refused('noTicketToRate')
+      return refused('notCheckedInToRate')
     },
 
     /** The operator's state change (CLI); null when there is no such event. */

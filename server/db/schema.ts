@@ -111,6 +111,9 @@ export const events = pgTable(
     /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
     questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
+    /** Raised by a trigger when what the calendar feed shows changes (migration 0009): SEQUENCE and LAST-MODIFIED. */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
+    calendarModifiedAt: timestamp('calendar_modified_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -172,6 +175,7 @@ export const participants = pgTable(
     uniqueIndex('participants_ticket_code').on(t.ticketCode),
     index('participants_user').on(t.userId),
     index('participants_team').on(t.teamId),
+    index('participants_event_checked_in').on(t.eventId).where(sql`${t.checkedInAt} IS NOT NULL`),
     check('participants_rating_range', sql`${t.rating} IS NULL OR (${t.rating} BETWEEN 1 AND 5)`),
     check('participants_checked_in_holds_ticket', sql`${t.checkedInAt} IS NULL OR ${t.ticketCollected}`),
     check(
@@ -339,4 +343,58 @@ export const eventReminders = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.startsAt] })],
+)
+
+/**
+ * Every scan a door device makes (issue 12), by the id the device gave it, with the server's first answer: a
+ * repeated scan_id gets that answer again. `offline`: it came through /door/p/sync, `scanned_at` the device's time.
+ */
+export const doorScans = pgTable(
+  'door_scans',
+  {
+    scanId: uuid('scan_id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    ticketCode: text('ticket_code').notNull(),
+    gate: text('gate').notNull(),
+    answer: jsonb('answer'),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
+    offline: boolean('offline').notNull().default(false),
+    scannedBy: integer('scanned_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('door_scans_event_ticket').on(t.eventId, t.ticketCode)],
+)
+
+/**
+ * A student's personal calendar feed (migration 0009). The URL's secret is an HMAC of the server's secret over the
+ * user id and `nonce`, never stored; `secret_hash` (its SHA-256) finds the student from a URL. Rotating writes a
+ * new nonce and hash, so the old URL answers 404.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_secret_hash').on(t.secretHash)],
+)
+
+/** The verification code of a participant's certificate (migration 0009): random, made on the first download, stable. */
+export const certificates = pgTable(
+  'certificates',
+  {
+    participantId: integer('participant_id')
+      .primaryKey()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('certificates_code').on(t.code)],
 )

@@ -12,9 +12,12 @@ import { rolesRepository, type RolesRepository } from '../db/roles.ts'
 import { auditRepository, type AuditRepository } from '../db/audit.ts'
 import { orgRepository, type OrgRepository } from '../db/org.ts'
 import { createLifecycle, type Lifecycle } from '../db/lifecycle.ts'
+import { doorRepository, type DoorRepository } from '../db/door.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
+import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
+import { randomCertificateCode } from '../feeds/secrets.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,8 +33,10 @@ declare module 'fastify' {
     /** Event state changes (manual and scheduled), for listeners: see server/db/lifecycle.ts. */
     lifecycle: Lifecycle
     orgRepository: OrgRepository
+    doorRepository: DoorRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
+    feedsRepository: FeedsRepository
   }
 }
 
@@ -51,6 +56,7 @@ export const repositories = [
   fp(async (app) => void app.decorate('councilsRepository', councilsRepository(app.db)), { name: 'councils-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('rolesRepository', rolesRepository(app.db)), { name: 'roles-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('auditRepository', auditRepository(app.db)), { name: 'audit-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('doorRepository', doorRepository(app.db)), { name: 'door-repository', dependencies: DB }),
   fp(
     async (app) =>
       void app.decorate(
@@ -68,4 +74,5 @@ export const repositories = [
       ),
     { name: 'join-attempts', dependencies: [...DB, 'redis'] },
   ),
+  fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
 ]

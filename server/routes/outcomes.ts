@@ -20,6 +20,8 @@ export const MESSAGES = {
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',
+  noTicket: 'Only students who collected a ticket can rate this event.',
+  notCheckedInToRate: 'Only students checked in at the door can rate this event.',
 } as const
 
 export const TEAM_MESSAGES = {
@@ -44,6 +46,18 @@ export const TEAM_MESSAGES = {
   joined: 'Joined team',
   removed: 'Member removed',
   deleted: 'Team deleted',
+} as const
+
+export const DOOR_MESSAGES = {
+  notDoor: 'Only the door team of this event, its council’s organisers and admins can check tickets here.',
+  doorClosed: 'Tickets are checked at the door only while the event is in TICKET_OPEN, TICKET_CLOSED or ONGOING.',
+  scanIdReused: 'This scan_id was already used for another ticket: make a new one for each scan.',
+  unknownTicket: 'No ticket of this event has this code.',
+  notCheckedIn: 'This ticket is not checked in.',
+  alreadyCheckedIn: 'This ticket is already checked in.',
+  checkedIn: 'Checked in.',
+  undone: 'Check-in undone: the ticket can be scanned again.',
+  otherEvent: (name: string) => `This ticket is for another event: ${name}.`,
 } as const
 
 export const USER_MESSAGES = {
@@ -118,6 +132,17 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   waitlistClosed: { status: 403, message: 'The waitlist is only open while tickets are.' },
   notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
   notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
+  notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
+  doorClosed: { status: 409, message: DOOR_MESSAGES.doorClosed },
+  scanIdReused: { status: 409, message: DOOR_MESSAGES.scanIdReused },
+  unknownTicket: { status: 404, message: DOOR_MESSAGES.unknownTicket },
+  notCheckedIn: { status: 409, message: DOOR_MESSAGES.notCheckedIn },
+  noTicketToRate: { status: 403, message: MESSAGES.noTicket },
+  notCheckedInToRate: { status: 403, message: MESSAGES.notCheckedInToRate },
+  certificateNotReady: { status: 403, message: 'Certificates are ready once the event is completed.' },
+  certificateNotCheckedIn: { status: 403, message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.' },
+  // Three taken codes in a row: a passing condition, worth a retry.
+  certificateCodesExhausted: { status: 503, message: 'Could not make the certificate right now. Please try again.' },
 }
 
 export const AROUND_MESSAGES = {

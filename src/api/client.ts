@@ -26,7 +26,7 @@ export interface TokenStorage {
   removeItem(key: string): void
 }
 
-/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path. */
+/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path (and body, when not `true`). */
 export interface EarlyCalls {
   token: string
   calls: Record<string, Promise<Response>>
@@ -46,6 +46,8 @@ export interface ClientOptions {
    * two tabs refreshing with the same token would look like a replay and revoke the session of both.
    */
   lock?: (run: () => Promise<void>) => Promise<void>
+  /** Waits before a retry (tests pass a fake clock). */
+  sleep?: (ms: number) => Promise<void>
 }
 
 const webLock = (run: () => Promise<void>): Promise<void> =>
@@ -56,11 +58,41 @@ export interface RequestOptions {
   auth?: boolean
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
+  /**
+   * How many times a 503 (the server shedding load) is retried, after its Retry-After plus jitter: only for
+   * writes that are safe to repeat (claim, register: a second one changes nothing). 0 by default.
+   */
+  retries?: number
 }
 
-type Outcome = { status: number; data: any } | ApiError
+/** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
+const MAX_RETRY_AFTER = 10
 
-export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout, early, lock = webLock }: ClientOptions) {
+/** Milliseconds to wait before retrying a 503: its Retry-After (1 s if absent), plus up to half of it at random. */
+export function retryDelay(retryAfter: string | null, random: number = Math.random()): number {
+  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 1))
+  return Math.round(seconds * 1000 * (1 + random / 2))
+}
+
+/** A 503 that the caller asked to retry: the error to throw if no retry is left, and when to try again. */
+class Retry {
+  constructor(
+    readonly error: ApiError,
+    readonly retryAfter: string | null,
+  ) {}
+}
+
+type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
+
+export function createClient({
+  baseUrl = '',
+  fetch: givenFetch,
+  storage,
+  onLogout,
+  early,
+  lock = webLock,
+  sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+}: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
   const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
@@ -71,17 +103,20 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (token) headers.authorization = `Bearer ${token}`
     // The same call with the same token already started: its answer goes through the same checks below.
-    const started = early && early.token === token && body === true ? early.calls[path] : undefined
-    if (started) delete early!.calls[path]
+    // Keyed by the path, and the body when it is not `true` (boot.ts: Home's narrowed events list).
+    const json = JSON.stringify(body)
+    const key = body === true ? path : path + json
+    const started = early && early.token === token ? early.calls[key] : undefined
+    if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive }))
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }
     // A proxy's HTML error page or an empty body must still end as a readable ApiError, not a SyntaxError.
     const data = await res.json().catch(() => null)
-    return { status: res.status, data }
+    return { status: res.status, data, retryAfter: res.headers?.get('retry-after') }
   }
 
   function fail(outcome: Outcome): ApiError | null {
@@ -124,11 +159,25 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
+  async function request<T = any>(path: string, body: unknown = true, options: RequestOptions = {}): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await attempt<T>(path, body, options)
+      } catch (err) {
+        if (!(err instanceof Retry) || retry >= (options.retries ?? 0)) throw err instanceof Retry ? err.error : err
+        await sleep(retryDelay(err.retryAfter))
+      }
+    }
+  }
+
+  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive, retries }: RequestOptions): Promise<T> {
+    // A 503 of a call that may be retried travels up as a Retry, with the server's Retry-After.
+    const thrown = (outcome: Outcome, error: ApiError) =>
+      retries && error.status === 503 && !(outcome instanceof ApiError) ? new Retry(error, outcome.retryAfter ?? null) : error
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
-      if (error) throw error
+      if (error) throw thrown(outcome, error)
       return (outcome as { data: T }).data
     }
     if (refreshing) await refreshing.catch(() => {})
@@ -146,12 +195,37 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
       // A fresh token refused at once: the session is unusable; retrying again would loop.
       if (error?.status === 401) logout()
     }
-    if (error) throw error
+    if (error) throw thrown(outcome, error)
     return (outcome as { data: T }).data
+  }
+
+  /** A GET whose answer is a file (the certificate PDF): bearer, one refresh on 401, failures as ApiError. */
+  async function download(path: string): Promise<Blob> {
+    const get = async (token: string | null): Promise<Response | ApiError> => {
+      try {
+        return await doFetch(root + path, { method: 'GET', headers: token ? { authorization: `Bearer ${token}` } : {} })
+      } catch {
+        return new ApiError(0, NETWORK_MESSAGE)
+      }
+    }
+    if (refreshing) await refreshing.catch(() => {})
+    let token = storage.getItem(ACCESS_TOKEN)
+    if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
+    let res = await get(token)
+    if (!(res instanceof ApiError) && res.status === 401) {
+      if (storage.getItem(ACCESS_TOKEN) === token) await refresh(token)
+      token = storage.getItem(ACCESS_TOKEN)
+      res = await get(token)
+      if (!(res instanceof ApiError) && res.status === 401) logout()
+    }
+    if (res instanceof ApiError) throw res
+    if (!res.ok) throw fail({ status: res.status, data: await res.json().catch(() => null) })!
+    return res.blob()
   }
 
   return {
     request,
+    download,
     refresh,
     /** Whether this phone holds a session (either token). */
     hasSession: () => !!(storage.getItem(ACCESS_TOKEN) || storage.getItem(REFRESH_TOKEN)),

@@ -333,6 +333,28 @@ describe('event details: the action button', () => {
     expect(toastText()).toBe('') // SPEC §8: no message
   })
 
+  it("RSVP answered 503 by a server shedding a burst is retried, the button staying 'RSVPing' (issue 15)", async () => {
+    const registered = participant({ id: 5, ticket_collected: false, ticket_code: null, team: null })
+    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: registered })
+    const seen: string[] = []
+    let tries = 0
+    const world: World = { events: [e] }
+    world.extra = {
+      '/event/p/claim-ticket': () => {
+        seen.push(bar(document.body).textContent ?? '')
+        return ++tries < 3 ? [503, { error: true, message: 'The server is busy.' }] : [200, { error: false, message: 'Ticket claimed!', ticket_code: 'R1' }]
+      },
+    }
+    const { root, server } = await open(world, e.id)
+    // The fake server sends no Retry-After: each retry waits 1 to 1.5 s.
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('View Ticket'), 6000)
+    expect(server.calls('/event/p/claim-ticket')).toHaveLength(3)
+    // While each retry goes out the button still says RSVPing (the first leaves before the screen re-renders).
+    expect(seen.slice(1)).toEqual(['RSVPing', 'RSVPing'])
+    expect(toastText()).toBe('Ticket claimed!')
+  }, 10_000)
+
   it('Give Feedback opens the popup; Submit sends the rating, thanks, and closes', async () => {
     const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5, ticket_collected: true, ticket_code: 'X', team: null }) })
     const { root, server } = await open({ events: [e], extra: { '/event/p/rate': () => [200, { error: false, message: 'Thanks' }] } }, e.id)

@@ -82,6 +82,45 @@ describe('development sign-in', () => {
     expect(stored.some((r) => r.tokenHash === hashRefreshToken(tokens.refreshToken))).toBe(true)
   })
 
+  it("carries the app's one-time sign-in value (state) through the form and back beside the tokens (login CSRF, issue 10)", async () => {
+    const state = 'AbC_-0123456789xyzXYZ0123456789abcdefghijk'
+    const page = await t.app.inject({ method: 'GET', url: `/api/v1/auth/google?state=${state}` })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain(`<input type="hidden" name="state" value="${state}">`)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/dev',
+      headers: FORM,
+      payload: new URLSearchParams({ name: 'Asha', email: 'asha.state@example.edu', state }).toString(),
+    })
+    expect(res.statusCode).toBe(302)
+    const f = fragmentOf(res.headers.location as string)
+    expect(f.state).toBe(state)
+    expect(f.accessToken).toBeTruthy()
+    // Without a state (an old client), the tokens come back without one: the app ignores them.
+    const plain = await devSignIn(t, 'Asha', 'asha.state@example.edu')
+    expect(plain.accessToken).toBeTruthy()
+  })
+
+  it.each([
+    ['too short', 'abc'],
+    ['with other characters', 'a'.repeat(20) + '<script>'],
+    ['too long', 'a'.repeat(129)],
+  ])('refuses a sign-in state %s (400 naming state), at the start and at the form', async (_n, state) => {
+    const start = await t.app.inject({ method: 'GET', url: `/api/v1/auth/google?state=${encodeURIComponent(state)}` })
+    expect(start.statusCode).toBe(400)
+    expect(start.json().message).toMatch(/^state /)
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/dev',
+      headers: JSON_HEADERS,
+      payload: JSON.stringify({ name: 'A', email: 'a.bad.state@example.edu', state }),
+    })
+    expect(post.statusCode).toBe(400)
+    expect(post.json().message).toMatch(/^state /)
+    expect(await t.database.db.select().from(schema.users).where(eq(schema.users.email, 'a.bad.state@example.edu'))).toEqual([])
+  })
+
   it('signs the same person in again as the same user, keeping the onboarding fields', async () => {
     const first = await devSignIn(t, 'Ravi', 'ravi@example.edu')
     const id = (await me(t, first.accessToken)).json().user.id
