@@ -66,7 +66,7 @@ export const USER_MESSAGES = {
 } as const
 
 export const ORG_MESSAGES = {
-  notOrganiser: 'Only the organisers of this council can do this.',
+  notOrganiser: 'Only organisers of this event’s council can do this.',
   adminOnly: 'Only admins can do this.',
   councilNotFound: 'Council not found.',
   parentNotFound: 'The parent event was not found.',

@@ -38,15 +38,15 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
       }),
     rate: (eventId: number, rating: number) =>
       post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
-    createTeam: (eventId: number, teamName: string) =>
+    createTeam: (eventId: number, teamName: string, answers?: Record<string, string>) =>
       post<Answer<'createTeam'>>(
         '/event/p/create-team/' satisfies PathOf<'createTeam'>,
-        { event_id: eventId, team_name: teamName } satisfies Request<'createTeam'>,
+        (answers ? { event_id: eventId, team_name: teamName, answers } : { event_id: eventId, team_name: teamName }) satisfies Request<'createTeam'>,
       ),
-    joinTeam: (eventId: number, inviteCode: string) =>
+    joinTeam: (eventId: number, inviteCode: string, answers?: Record<string, string>) =>
       post<Answer<'joinTeam'>>(
         '/event/p/join-team/' satisfies PathOf<'joinTeam'>,
-        { event_id: eventId, invite_code: inviteCode } satisfies Request<'joinTeam'>,
+        (answers ? { event_id: eventId, invite_code: inviteCode, answers } : { event_id: eventId, invite_code: inviteCode }) satisfies Request<'joinTeam'>,
       ),
     removeFromTeam: (teamId: number, userId: number) =>
       post<Answer<'removeFromTeam'>>(

@@ -7,6 +7,7 @@ import type { DetailParticipant, EventDetail, SummaryParticipant } from '../../c
 import { ApiError } from '../api/client.ts'
 import { api, type Api } from '../api/calls.ts'
 import { aroundApi, type AroundApi } from '../api/around-calls.ts'
+import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
 import { events } from './events.ts'
 import { session } from './session.ts'
@@ -46,6 +47,9 @@ const newParticipant = (): DetailParticipant => ({
   waitlist: null,
   answers: {},
 })
+
+/** setTimeout's longest delay (about 24 days); a step further away is planned when the page is opened nearer it. */
+const MAX_TIMER_MS = 2_147_483_647
 
 /** An id the server could answer for; anything else ('abc', '0', '1.5') can only be "not found". */
 const isId = (id: string) => /^[1-9]\d{0,9}$/.test(id)
@@ -189,8 +193,28 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     notFound.value = false
   })
 
+  // The next step of the event's schedule (lib/next-step), counted down in its last hour; at its minute the event
+  // is fetched again (and once more a few seconds later, should the server's move land after the first fetch), so
+  // a student who kept the page open sees the Register or RSVP button appear without reloading.
+  const clock = signal(Date.now())
+  const next = computed<NextStep | null>(() => (event.value ? nextStep(event.value, clock.value) : null))
+  effect(() => {
+    const step = next.value
+    if (!step) return
+    const left = step.at - Date.now()
+    if (left > MAX_TIMER_MS) return
+    const timers = [setTimeout(() => void fetchCurrent(), Math.max(0, left) + 1_500), setTimeout(() => void fetchCurrent(), Math.max(0, left) + 6_000)]
+    // In the last hour the countdown's words change: tick the clock every half minute.
+    if (left <= 3_600_000) timers.push(setTimeout(() => (clock.value = Date.now()), 30_000))
+    return () => {
+      for (const t of timers) clearTimeout(t)
+    }
+  })
+
   return {
     event: event as ReadonlySignal<EventDetail | null>,
+    /** When the event moves on by itself next ("Registration opens Fri 6:00 PM"), or null. */
+    next: next as ReadonlySignal<NextStep | null>,
     loading: loading as ReadonlySignal<boolean>,
     error: error as ReadonlySignal<string | null>,
     notFound: notFound as ReadonlySignal<boolean>,

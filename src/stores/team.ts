@@ -46,8 +46,13 @@ export const TeamModel = createModel(({ createTeam, joinTeam, removeFromTeam, de
   return {
     pending: pending as ReadonlySignal<TeamAction | null>,
     /** Resolves with the new team; rejects with the ApiError of a refusal (its message is the server's). */
-    create: action((eventId: number, name: string) => run('create', () => createTeam(eventId, name).then((answer): Team => answer.team))),
-    join: action((eventId: number, inviteCode: string) => run('join', () => joinTeam(eventId, inviteCode).then((answer): Team => answer.team))),
+    /** `answers`: the registration questions' answers by question id, when the event asks any. */
+    create: action((eventId: number, name: string, answers?: Record<string, string>) =>
+      run('create', () => (answers ? createTeam(eventId, name, answers) : createTeam(eventId, name)).then((answer): Team => answer.team)),
+    ),
+    join: action((eventId: number, inviteCode: string, answers?: Record<string, string>) =>
+      run('join', () => (answers ? joinTeam(eventId, inviteCode, answers) : joinTeam(eventId, inviteCode)).then((answer): Team => answer.team)),
+    ),
     /** Removes a member, then refetches the event (a student who removed themself then has no team). */
     remove: action((teamId: number, userId: number) =>
       run('remove', async () => {

@@ -265,3 +265,28 @@ describe('inside the real app', () => {
     await waitFor(() => expect(server.calls('/event/p/get')).toHaveLength(2))
   })
 })
+
+describe('team register: the event’s registration questions', () => {
+  const questions = [
+    { id: 'gh', label: 'GitHub', kind: 'URL' as const, options: [], required: true },
+    { id: 'track', label: 'Track', kind: 'CHOICE' as const, options: ['Web', 'AI'], required: false },
+  ]
+
+  it('asks them, checks them on touch with the server’s rules, and sends them with the form', async () => {
+    const api = fakeTeamApi(teamEvent({ questions, min_ppt: 2, ma_ppt: 4 }))
+    const root = await openRegister(api)
+    expect(getByText(root, /Teams of 2–4/, 'p')).toBeTruthy()
+    expect(root.querySelector('label[for="q-gh"]')?.textContent).toBe('GitHub')
+    expect(root.querySelector('label[for="q-track"]')?.textContent).toBe('Track (optional)')
+    await typeInto($(root, '#team-name'), 'Byte Club')
+    submit(root, 'name')
+    await waitFor(() => expect(root.querySelector('#q-gh-error')?.textContent).toBe('GitHub is a required field'))
+    expect(api.createTeam).not.toHaveBeenCalled()
+    await typeInto($(root, '#q-gh'), 'github.com/me')
+    await waitFor(() => expect(root.querySelector('#q-gh-error')?.textContent).toBe('GitHub must be an http or https link'))
+    await typeInto($(root, '#q-gh'), 'https://github.com/me')
+    await waitFor(() => expect(root.querySelector('#q-gh-error')).toBeNull())
+    submit(root, 'name')
+    await waitFor(() => expect(api.createTeam).toHaveBeenCalledWith(EVENT_ID, 'Byte Club', { gh: 'https://github.com/me' }))
+  })
+})

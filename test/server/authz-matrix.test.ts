@@ -298,6 +298,37 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       body: (w, role) => ({ refreshToken: role === 'signedOut' ? randomBytes(32).toString('base64url') : w.sessions[role].refreshToken }),
       expect: (role) => (role === 'signedOut' ? { status: 200 } : { status: 200, writes: ['refresh_families', 'refresh_tokens'] }),
     },
+    // The organiser console (issue 11): none of these roles organises or administers anything, so every call is
+    // 403 and writes nothing (test/server/org.test.ts walks admin, organisers and door volunteers through them).
+    ...Object.fromEntries(
+      (
+        [
+          ['POST /org/p/events', '/api/v1/org/p/events', () => ({})],
+          ['POST /org/p/councils', '/api/v1/org/p/councils', () => ({})],
+          ['POST /org/p/event/save (create)', '/api/v1/org/p/event/save', () => ({ name: 'Mine now', organizer_id: 1 })],
+          ['POST /org/p/event/save (update)', '/api/v1/org/p/event/save', (w: World) => ({ id: w.open, name: 'Renamed' })],
+          ['POST /org/p/event/state', '/api/v1/org/p/event/state', (w: World) => ({ event_id: w.open, state: 'COMPLETED' })],
+          ['POST /org/p/event/participants', '/api/v1/org/p/event/participants', (w: World) => ({ event_id: w.open })],
+          ['POST /org/p/event/staff', '/api/v1/org/p/event/staff', (w: World) => ({ event_id: w.open, email: 'someone@example.edu' })],
+          ['POST /org/p/council/organizers', '/api/v1/org/p/council/organizers', () => ({ council_id: 1, email: 'someone@example.edu' })],
+          ['POST /org/p/council/save', '/api/v1/org/p/council/save', () => ({ name: 'Takeover' })],
+          ['POST /org/p/audit', '/api/v1/org/p/audit', () => ({})],
+        ] as const
+      ).map(([name, url, body]) => [
+        name,
+        {
+          url: () => url,
+          body: (w: World) => body(w),
+          expect: (role: Role) => (role === 'signedOut' ? { status: 401 } : { status: 403 }),
+        } satisfies Row,
+      ]),
+    ),
+    'GET /org/p/event/{id}/participants.csv': {
+      method: 'GET',
+      url: (w) => `/api/v1/org/p/event/${w.open}/participants.csv`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403 }),
+    },
     // Around the event: give back, waitlist, push (issue 13).
     'POST /event/p/release-ticket (no ticket held)': {
       url: () => '/api/v1/event/p/release-ticket',
@@ -384,7 +415,6 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       expect: () => ({ status: 404, message: FEED_MESSAGES.unknownCertificate }),
     },
   }
-
   const cases = Object.entries(rows).flatMap(([name, row]) => ROLES.map((role) => [`${name} as ${role}`, name, role] as const))
 
   it.each(cases)('%s', async (_title, name, role) => {

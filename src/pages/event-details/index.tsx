@@ -176,6 +176,11 @@ export default function EventDetails() {
           </svg>
         </button>
       </div>
+      {eventDetail.next.value && (
+        <p class={s.organizer} role="status" aria-live="polite">
+          {eventDetail.next.value.text}
+        </p>
+      )}
       <p class={s.organizer}>
         {event.organizer.photo_url && <img src={event.organizer.photo_url} alt="" width={24} height={24} />}
         {event.organizer.name}

@@ -117,6 +117,11 @@ export default function TeamDetails({ id, detail = eventDetail, teams = teamActi
         <h2 id="members-title" class={styles.label} ref={membersHeading} tabIndex={-1}>
           Members ({members.length} of {event.ma_ppt})
         </h2>
+        {members.length < event.min_ppt && (
+          <p class={styles.hint} role="status">
+            Incomplete: a team needs at least {event.min_ppt} members before it can collect tickets ({event.min_ppt - members.length} more to go).
+          </p>
+        )}
         <ul class={styles.members}>
           {members.map(({ user }) => (
             <li key={user.id} class={styles.member}>

@@ -8,6 +8,7 @@ import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { refusalOf, teamActions, type TeamStore } from '../../stores/team.ts'
 import { EventNotFound, TEAMS_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
+import { answerError } from '../../../contract/questions.ts'
 import { inviteCodeError, teamNameError } from './rules.ts'
 import styles from './style.module.css'
 
@@ -27,6 +28,10 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
   const [name, setName] = useState('')
   const [code, setCode] = useState('')
   const [touched, setTouched] = useState<Record<Field, boolean>>({ name: false, code: false })
+  // The event's registration questions (API.md Part 2): answered once, sent with whichever form is submitted.
+  const [answers, setAnswers] = useState<Record<string, string>>({})
+  const [answered, setAnswered] = useState<Record<string, boolean>>({})
+  const questionsBox = useRef<HTMLFieldSetElement>(null)
   const nameInput = useRef<HTMLInputElement>(null)
   const codeInput = useRef<HTMLInputElement>(null)
 
@@ -51,12 +56,21 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
   const touch = (field: Field) => setTouched((prev) => (prev[field] ? prev : { ...prev, [field]: true }))
   const pending = teams.pending.value
 
+  const questions = event.questions ?? []
+  const answerErrors = Object.fromEntries(questions.map((q) => [q.id, answerError(q, answers[q.id])]))
+  const firstWrong = questions.find((q) => answerErrors[q.id])
+
   const submit = async (field: Field) => {
     touch(field)
     const input = field === 'name' ? nameInput.current : codeInput.current
     if (field === 'name' ? nameError : codeError) return input?.focus()
+    if (firstWrong) {
+      setAnswered(Object.fromEntries(questions.map((q) => [q.id, true])))
+      return questionsBox.current?.querySelector<HTMLElement>(`#q-${firstWrong.id}`)?.focus()
+    }
+    const sent = questions.length > 0 ? answers : undefined
     try {
-      const joined = field === 'name' ? await teams.create(event.id, name.trim()) : await teams.join(event.id, code.trim())
+      const joined = field === 'name' ? await teams.create(event.id, name.trim(), sent) : await teams.join(event.id, code.trim(), sent)
       // undefined: another team action was still running and this press was ignored.
       if (joined) route(`/team-details/${id}`, true)
     } catch (err) {
@@ -97,7 +111,7 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
     <>
       <h1 class={styles.title}>Team Registration</h1>
       <p class={styles.event}>
-        <a href={`/event-details/${id}`}>{event.name}</a> · teams of up to {event.ma_ppt}
+        <a href={`/event-details/${id}`}>{event.name}</a> · {event.min_ppt > 1 ? `Teams of ${event.min_ppt}–${event.ma_ppt}` : `Teams of up to ${event.ma_ppt}`}
       </p>
     </>
   )
@@ -114,6 +128,55 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
   return (
     <>
       {heading}
+
+      {questions.length > 0 && (
+        <fieldset ref={questionsBox} class={styles.card}>
+          <legend>The organisers ask</legend>
+          {questions.map((q) => {
+            const error = answered[q.id] ? answerErrors[q.id] : null
+            const props = {
+              id: `q-${q.id}`,
+              value: answers[q.id] ?? '',
+              'aria-invalid': error ? true : undefined,
+              'aria-describedby': error ? `q-${q.id}-error` : undefined,
+              'aria-required': q.required || undefined,
+              onBlur: () => setAnswered((prev) => ({ ...prev, [q.id]: true })),
+              onInput: (e: { currentTarget: { value: string } }) => {
+                const value = e.currentTarget.value
+                setAnswers((prev) => ({ ...prev, [q.id]: value }))
+                setAnswered((prev) => ({ ...prev, [q.id]: true }))
+              },
+            }
+            return (
+              <div key={q.id}>
+                <label for={`q-${q.id}`}>
+                  {q.label}
+                  {q.required ? '' : ' (optional)'}
+                </label>
+                {q.kind === 'LONG_TEXT' ? (
+                  <textarea {...props} rows={4} maxLength={2000} />
+                ) : q.kind === 'CHOICE' ? (
+                  <select {...props} onChange={props.onInput}>
+                    <option value="">Choose…</option>
+                    {q.options.map((o) => (
+                      <option key={o} value={o}>
+                        {o}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input {...props} type={q.kind === 'URL' ? 'url' : 'text'} maxLength={q.kind === 'URL' ? 2000 : 200} autoComplete="off" />
+                )}
+                {error && (
+                  <p id={`q-${q.id}-error`} class={styles.error}>
+                    {error}
+                  </p>
+                )}
+              </div>
+            )
+          })}
+        </fieldset>
+      )}
 
       <section class={styles.card} aria-labelledby="team-create-title">
         <h2 id="team-create-title">Create Team</h2>
