@@ -132,6 +132,8 @@ export const eventDetail = doc(
     long_description: z.string(),
     questions: z.array(question),
     Participant: z.union([z.literal(false), detailParticipant]),
+    /** Beyond API.md: whether the door has checked anyone in here (then only those checked in may rate it). */
+    door_checked_in: z.optional(z.boolean()),
   }),
   { id: 'EventDetail', description: '`ticket_code` is null until a ticket is collected.' },
 )

@@ -26,6 +26,12 @@ import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
+import orgRoutes from './routes/org.ts'
+import scheduler from './plugins/scheduler.ts'
+import { uploads, uploadsDirOf } from './plugins/uploads.ts'
+import { around } from './plugins/around.ts'
+import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
+import doorRoutes from './routes/door.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -45,6 +51,10 @@ export interface AppOptions {
   overload?: Partial<OverloadOptions>
   /** Test hook: sees every route as it is registered (the OpenAPI coverage test). */
   onRoute?: (route: RouteOptions) => void
+  /** The scheduler of event states (server/plugins/scheduler.ts); `false` turns it off. */
+  scheduler?: false | { intervalMs?: number }
+  /** The waitlist/push tick's period (ms); `false`: no timer (tests call app.aroundJobs.tick()). */
+  aroundIntervalMs?: number | false
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -101,6 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
+  await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
+  await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   // Signs cookies (the sign-in state) and is never the JWT secret itself.
   await app.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
@@ -121,7 +133,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
+        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
+        await signedIn.register(aroundSignedInRoutes)
+        await signedIn.register(doorRoutes)
       })
+      await api.register(aroundPublicRoutes)
     },
     { prefix: API_PREFIX },
   )
@@ -130,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.status(404).send({ error: true, message: /^\/api(\/|$|\?)/.test(request.url) ? 'No such API call.' : 'Not found.' }),
   )
   await app.register(apiDocs)
+  await app.register(uploads, { dir: uploadsDirOf(config) })
   await app.register(staticApp, { staticDir: config.staticDir })
 
   return app as unknown as FastifyInstance
@@ -147,5 +164,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     writes: perMinute(config.rateLimits?.writes, base.writes),
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
+    door: base.door,
   }
 }

@@ -24,10 +24,18 @@ export interface Config {
   rateLimits?: { writes?: number; signIn?: number; refresh?: number }
   /** Requests in flight per instance before 503 (MAX_IN_FLIGHT). */
   maxInFlight?: number
+  /** The scheduler's longest wait between ticks, ms (SCHEDULER_INTERVAL_MS, default 1000; 0 turns it off). */
+  schedulerIntervalMs?: number
+  /** Where uploaded images are stored (UPLOADS_DIR, default DATA_DIR/uploads). */
+  uploadsDir?: string
   /** TRUST_PROXY (docs/deployment.md "Proxy"): off unless set. */
   trustProxy: TrustProxy
   /** REFRESH_REUSE_GRACE_SECONDS (API.md, refresh-token): default 10, 0 turns the grace off. */
   refreshReuseGraceSeconds?: number
+  /** Minutes a freed place is held for the first on the waitlist (WAITLIST_HOLD_MINUTES, default 30). */
+  waitlistHoldMinutes?: number
+  /** Web Push keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT): required in production; elsewhere generated into DATA_DIR. */
+  vapid?: { publicKey: string; privateKey: string; subject?: string }
 }
 
 function graceSeconds(raw: string | undefined): number | undefined {
@@ -112,6 +120,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are required in production (NODE_ENV=production).')
   }
   if (production && !env.JWT_SECRET) throw new Error('JWT_SECRET is required in production (NODE_ENV=production).')
+  if (production && !(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY)) {
+    throw new Error(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (NODE_ENV=production): generate them with `npx web-push generate-vapid-keys`.',
+    )
+  }
   return {
     port,
     appUrl: (env.APP_URL || `http://localhost:${port}`).replace(/\/$/, ''),
@@ -133,7 +146,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refresh: positiveInt(env, 'RATE_LIMIT_REFRESH'),
     },
     maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
+    uploadsDir: env.UPLOADS_DIR || `${(env.DATA_DIR || './data').replace(/\/+$/, '')}/uploads`,
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS === '0' ? 0 : positiveInt(env, 'SCHEDULER_INTERVAL_MS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     refreshReuseGraceSeconds: graceSeconds(env.REFRESH_REUSE_GRACE_SECONDS),
+    waitlistHoldMinutes: positiveInt(env, 'WAITLIST_HOLD_MINUTES'),
+    vapid:
+      env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT || undefined }
+        : undefined,
   }
 }

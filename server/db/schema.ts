@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -114,6 +115,9 @@ export const events = pgTable(
   (t) => [
     index('events_parent').on(t.parentId),
     index('events_state').on(t.state),
+    // The calendar's month and the list order (migration 0008).
+    index('events_first_date').on(sql`(${t.dates}->>0)`, t.id),
+    index('events_last_date').on(sql`(${t.dates}->>-1)`),
     check('events_fee_nonnegative', sql`${t.fee} >= 0`),
     check('events_ma_ppt_positive', sql`${t.maPpt} >= 1`),
     check('events_min_ppt_within_max', sql`${t.minPpt} >= 1 AND ${t.minPpt} <= ${t.maPpt}`),
@@ -168,6 +172,7 @@ export const participants = pgTable(
     uniqueIndex('participants_ticket_code').on(t.ticketCode),
     index('participants_user').on(t.userId),
     index('participants_team').on(t.teamId),
+    index('participants_event_checked_in').on(t.eventId).where(sql`${t.checkedInAt} IS NOT NULL`),
     check('participants_rating_range', sql`${t.rating} IS NULL OR (${t.rating} BETWEEN 1 AND 5)`),
     check('participants_checked_in_holds_ticket', sql`${t.checkedInAt} IS NULL OR ${t.ticketCollected}`),
     check(
@@ -265,4 +270,96 @@ export const auditLog = pgTable(
     after: jsonb('after'),
   },
   (t) => [index('audit_log_event').on(t.eventId, t.id), index('audit_log_at').on(t.at)],
+)
+
+// ---- Around the event: waitlist and push (migration 0007) ----
+
+/** The waitlist of a sold-out event, in joining order (id); an offered row holds a freed place until it expires. */
+export const waitlist = pgTable(
+  'waitlist',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    offeredAt: timestamp('offered_at', { withTimezone: true }),
+    offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('waitlist_event_user').on(t.eventId, t.userId),
+    index('waitlist_user').on(t.userId),
+    index('waitlist_offer_expires').on(t.offerExpiresAt).where(sql`${t.offerExpiresAt} IS NOT NULL`),
+    check('waitlist_offer_pair', sql`(${t.offeredAt} IS NULL) = (${t.offerExpiresAt} IS NULL)`),
+    foreignKey({ name: 'waitlist_participant', columns: [t.eventId, t.userId], foreignColumns: [participants.eventId, participants.userId] })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
+  ],
+)
+
+/** A browser's Web Push subscription. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId)],
+)
+
+/** Notifications waiting to be sent by the push tick. */
+export const pushOutbox = pgTable('push_outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  url: text('url').notNull(),
+  tag: text('tag'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The reminder an hour before an event, sent once per event and start time. */
+export const eventReminders = pgTable(
+  'event_reminders',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.startsAt] })],
+)
+
+/**
+ * Every scan a door device makes (issue 12), by the id the device gave it, with the server's first answer: a
+ * repeated scan_id gets that answer again. `offline`: it came through /door/p/sync, `scanned_at` the device's time.
+ */
+export const doorScans = pgTable(
+  'door_scans',
+  {
+    scanId: uuid('scan_id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    ticketCode: text('ticket_code').notNull(),
+    gate: text('gate').notNull(),
+    answer: jsonb('answer'),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
+    offline: boolean('offline').notNull().default(false),
+    scannedBy: integer('scanned_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('door_scans_event_ticket').on(t.eventId, t.ticketCode)],
 )

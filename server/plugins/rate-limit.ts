@@ -22,13 +22,18 @@ export interface RateLimits {
   signIn: Rule
   /** POST /auth/refresh-token: per client address (a campus NAT puts many students on one). */
   refresh: Rule
+  /** The door's calls (check-in, sync, undo, the ticket list): per volunteer, a gate's pace in a rush. */
+  door?: Rule
 }
 
 export const RATE_LIMITS: RateLimits = {
   writes: { limit: 30, windowSeconds: 60 },
   signIn: { limit: 60, windowSeconds: 60 },
   refresh: { limit: 300, windowSeconds: 60 },
+  door: { limit: 600, windowSeconds: 60 },
 }
+
+const DOOR_DEFAULT: Rule = { limit: 600, windowSeconds: 60 }
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,21 +53,26 @@ const LocalStore: StoreCtor = require('@fastify/rate-limit/store/LocalStore.js')
 
 export const rateLimit = fp(
   async (app, { limits }: { limits: RateLimits | false }) => {
-    const who = { writes: (r: FastifyRequest) => `user:${r.userId}`, signIn: clientAddress, refresh: clientAddress }
+    const who = {
+      writes: (r: FastifyRequest) => `user:${r.userId}`,
+      signIn: clientAddress,
+      refresh: clientAddress,
+      door: (r: FastifyRequest) => `user:${r.userId}`,
+    }
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
-      const { limit, windowSeconds } = limits[bucket]
+      const { limit, windowSeconds } = limits[bucket] ?? DOOR_DEFAULT
       return {
         max: limit,
         timeWindow: windowSeconds * 1000,
         keyGenerator: (request) => `${bucket}:${who[bucket](request)}`,
         // Per student after the route's bearer check (onRequest) and before validation, so a refused body
         // counts as a write too; per address before anything else is done.
-        hook: bucket === 'writes' ? 'preValidation' : 'onRequest',
+        hook: bucket === 'writes' || bucket === 'door' ? 'preValidation' : 'onRequest',
         onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
       }
     }
-    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh') })
+    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh'), door: rule('door') })
     if (!limits) return
 
     const inner = app.redis ? new RedisStore(false, false, app.redis, `${app.redisPrefix}rate:`) : new LocalStore(false, false, 10_000)

@@ -10,6 +10,9 @@ import { sessionsRepository, type SessionsRepository } from '../db/sessions.ts'
 import { councilsRepository, type CouncilsRepository } from '../db/councils.ts'
 import { rolesRepository, type RolesRepository } from '../db/roles.ts'
 import { auditRepository, type AuditRepository } from '../db/audit.ts'
+import { orgRepository, type OrgRepository } from '../db/org.ts'
+import { createLifecycle, type Lifecycle } from '../db/lifecycle.ts'
+import { doorRepository, type DoorRepository } from '../db/door.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
@@ -25,6 +28,10 @@ declare module 'fastify' {
     councilsRepository: CouncilsRepository
     rolesRepository: RolesRepository
     auditRepository: AuditRepository
+    /** Event state changes (manual and scheduled), for listeners: see server/db/lifecycle.ts. */
+    lifecycle: Lifecycle
+    orgRepository: OrgRepository
+    doorRepository: DoorRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
   }
@@ -50,6 +57,16 @@ export const repositories = [
   fp(async (app) => void app.decorate('councilsRepository', councilsRepository(app.db)), { name: 'councils-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('rolesRepository', rolesRepository(app.db)), { name: 'roles-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('auditRepository', auditRepository(app.db)), { name: 'audit-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('doorRepository', doorRepository(app.db)), { name: 'door-repository', dependencies: DB }),
+  fp(
+    async (app) =>
+      void app.decorate(
+        'lifecycle',
+        createLifecycle((err) => app.log.error({ err }, 'a state-change listener failed')),
+      ),
+    { name: 'lifecycle' },
+  ),
+  fp(async (app) => void app.decorate('orgRepository', orgRepository(app.db, app.lifecycle)), { name: 'org-repository', dependencies: [...DB, 'lifecycle'] }),
   fp(
     async (app) =>
       void app.decorate(

@@ -7,6 +7,9 @@ import { createLastKnown, type LastKnown, type LastKnownStorage } from './last-k
 
 export type ProfileUpdate = Request<'updateProfile'>
 
+/** How many times a 503 of an idempotent write (claim, register) is retried (issue 15): at most 4 requests. */
+export const WRITE_RETRIES = 3
+
 /** Without a LastKnown (tests), reads go to the server only. */
 const noCopies: Pick<LastKnown, 'remember'> = { remember: (_key, fetcher) => fetcher() }
 
@@ -20,10 +23,15 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
     getEvents: () => remember('events', () => post<Answer<'events'>>('/event/p/get' satisfies PathOf<'events'>).then((d) => d.events)),
     getMyEvents: () => remember('myEvents', () => post<Answer<'myEvents'>>('/event/p/get/me' satisfies PathOf<'myEvents'>).then((d) => d.events)),
     getEvent: (id: number | string) => remember(`event:${id}`, () => post<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
+    // Safe to repeat (a second one is refused, never doubled): a 503 of the server shedding a burst is retried.
     register: (eventId: number) =>
-      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>),
+      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>, {
+        retries: WRITE_RETRIES,
+      }),
     claimTicket: (eventId: number) =>
-      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>),
+      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>, {
+        retries: WRITE_RETRIES,
+      }),
     rate: (eventId: number, rating: number) =>
       post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
     createTeam: (eventId: number, teamName: string) =>

@@ -46,6 +46,8 @@ export interface ClientOptions {
    * two tabs refreshing with the same token would look like a replay and revoke the session of both.
    */
   lock?: (run: () => Promise<void>) => Promise<void>
+  /** Waits before a retry (tests pass a fake clock). */
+  sleep?: (ms: number) => Promise<void>
 }
 
 const webLock = (run: () => Promise<void>): Promise<void> =>
@@ -56,11 +58,41 @@ export interface RequestOptions {
   auth?: boolean
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
+  /**
+   * How many times a 503 (the server shedding load) is retried, after its Retry-After plus jitter: only for
+   * writes that are safe to repeat (claim, register: a second one changes nothing). 0 by default.
+   */
+  retries?: number
 }
 
-type Outcome = { status: number; data: any } | ApiError
+/** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
+const MAX_RETRY_AFTER = 10
 
-export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout, early, lock = webLock }: ClientOptions) {
+/** Milliseconds to wait before retrying a 503: its Retry-After (1 s if absent), plus up to half of it at random. */
+export function retryDelay(retryAfter: string | null, random: number = Math.random()): number {
+  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 1))
+  return Math.round(seconds * 1000 * (1 + random / 2))
+}
+
+/** A 503 that the caller asked to retry: the error to throw if no retry is left, and when to try again. */
+class Retry {
+  constructor(
+    readonly error: ApiError,
+    readonly retryAfter: string | null,
+  ) {}
+}
+
+type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
+
+export function createClient({
+  baseUrl = '',
+  fetch: givenFetch,
+  storage,
+  onLogout,
+  early,
+  lock = webLock,
+  sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+}: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
   const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
@@ -81,7 +113,7 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     }
     // A proxy's HTML error page or an empty body must still end as a readable ApiError, not a SyntaxError.
     const data = await res.json().catch(() => null)
-    return { status: res.status, data }
+    return { status: res.status, data, retryAfter: res.headers?.get('retry-after') }
   }
 
   function fail(outcome: Outcome): ApiError | null {
@@ -124,11 +156,25 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
+  async function request<T = any>(path: string, body: unknown = true, options: RequestOptions = {}): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await attempt<T>(path, body, options)
+      } catch (err) {
+        if (!(err instanceof Retry) || retry >= (options.retries ?? 0)) throw err instanceof Retry ? err.error : err
+        await sleep(retryDelay(err.retryAfter))
+      }
+    }
+  }
+
+  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive, retries }: RequestOptions): Promise<T> {
+    // A 503 of a call that may be retried travels up as a Retry, with the server's Retry-After.
+    const thrown = (outcome: Outcome, error: ApiError) =>
+      retries && error.status === 503 && !(outcome instanceof ApiError) ? new Retry(error, outcome.retryAfter ?? null) : error
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
-      if (error) throw error
+      if (error) throw thrown(outcome, error)
       return (outcome as { data: T }).data
     }
     if (refreshing) await refreshing.catch(() => {})
@@ -146,7 +192,7 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
       // A fresh token refused at once: the session is unusable; retrying again would loop.
       if (error?.status === 401) logout()
     }
-    if (error) throw error
+    if (error) throw thrown(outcome, error)
     return (outcome as { data: T }).data
   }
 

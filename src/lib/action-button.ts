@@ -1,6 +1,7 @@
 // The bottom action button of Event details: SPEC §4 "Main action button per state", as one pure function.
 // Rows are checked in the table's order; the first that matches decides.
-import type { EventDetail, EventSummary } from '../../contract/types.ts'
+import type { DetailParticipant, EventDetail, EventSummary } from '../../contract/types.ts'
+import { feedbackFor } from './feedback.ts'
 
 export type Action = 'none' | 'register' | 'team-register' | 'team-details' | 'claim-ticket' | 'view-ticket' | 'external' | 'activity' | 'feedback'
 
@@ -28,7 +29,7 @@ type ButtonEvent = Pick<
   | 'external_registration_link'
   | 'start_in_event_activity'
   | 'in_event_activity'
->
+> & { door_checked_in?: boolean }
 
 const go = (label: string, action: Action): ActionButton => ({ label, action, disabled: false })
 const off = (label: string): ActionButton => ({ label, action: 'none', disabled: true })
@@ -65,6 +66,9 @@ export function actionFor(event: ButtonEvent): ActionButton {
       if (event.start_in_event_activity) return link('Follow Activity', 'activity', event.in_event_activity)
       return off('Event is Ongoing')
     case 'COMPLETED':
+      // A participant the rating rule leaves out (no ticket where tickets were on; not checked in once the door
+      // checked anyone in) is not offered the button; the event's detail carries what that needs.
+      if (p !== false && 'checked_in_at' in p && !feedbackFor({ ...event, Participant: p as DetailParticipant }).canRate) return off('Event Completed')
       return go('Give Feedback', 'feedback')
     default:
       return off('')

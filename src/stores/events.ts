@@ -1,7 +1,7 @@
 // The events list of POST /event/p/get (grouped by state), loaded once per session and refreshed on demand.
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
-import type { EventsByState, EventSummary } from '../../contract/types.ts'
+import type { EventsByState, EventSummary, SummaryParticipant } from '../../contract/types.ts'
 import { EVENT_STATES } from '../../contract/constants.ts'
 import { api, type Api } from '../api/calls.ts'
 
@@ -35,6 +35,15 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     return inFlight
   })
 
+  /** A write's answer (register, RSVP) written into the list: its cards show it without fetching the list again. */
+  const setParticipant = action((id: number, participant: SummaryParticipant) => {
+    const next: EventsByState = {}
+    for (const [state, list] of Object.entries(byState.value) as [keyof EventsByState, EventSummary[]][]) {
+      next[state] = list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))
+    }
+    byState.value = next
+  })
+
   const reset = action(() => {
     byState.value = {}
     loaded.value = false
@@ -49,6 +58,7 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     loaded: loaded as ReadonlySignal<boolean>,
     error: error as ReadonlySignal<string | null>,
     refresh,
+    setParticipant,
     reset,
   }
 })

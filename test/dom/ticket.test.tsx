@@ -41,6 +41,14 @@ describe('ticket', () => {
     expect(svg.querySelector('path')!.getAttribute('d')!.length).toBeGreaterThan(50)
   })
 
+  it('once the door scanned it: "Checked in at 6:03 PM" (IST), and the barcode stays', async () => {
+    const p = participant({ id: 9, ticket_collected: true, ticket_code: 'K7Q2X9M4P8Z1', team: null, checked_in_at: '2026-11-25T12:33:00.000Z' })
+    const root = open({ events: [detail({ id: 82, name: 'Door Night', state: 'ONGOING', Participant: p })], user: student({ name: 'Asha Rao' }) }, 82)
+    await waitFor(() => getByText(root, 'Door Night', 'h1'))
+    expect(root.querySelector('article p[role=status]')!.textContent).toBe('Checked in at 6:03 PM')
+    expect(root.querySelector('svg[role=img]')!.getAttribute('aria-label')).toBe('Ticket barcode: K7Q2X9M4P8Z1')
+  })
+
   it("falls back to 'Unknown' and 'Unknown College', and shows no team row without a team", async () => {
     const e = detail({ id: 81, state: 'ONGOING', Participant: holding('ZZ99') })
     const root = open({ events: [e], user: student({ name: '', college: null }) }, 81)

@@ -3,14 +3,14 @@
 // another team's member — gets exactly what API.md allows, and the database changes exactly as the call says
 // (a hash of every table before and after each row; a refusal changes nothing, a read changes nothing).
 // Every row runs in a fresh world, so rows cannot influence each other.
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES as FORM } from '../../contract/messages.ts'
 import type { Team } from '../../contract/types.ts'
 import { startSession } from '../../server/db/sessions.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { MESSAGES as E } from '../../server/routes/outcomes.ts'
+import { DOOR_MESSAGES as DOOR, MESSAGES as E } from '../../server/routes/outcomes.ts'
 import { schema } from '../../server/db/index.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 import { makeEvent, post } from './teams-fixtures.ts'
@@ -260,6 +260,36 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       body: () => undefined,
       expect: () => ({ status: 200 }),
       check: (_w, _role, body) => expect(body.openapi).toBe('3.1.0'),
+    },
+    // The door (issue 12): none of these roles is on a door team, organises a council or is an admin.
+    'POST /door/p/events': {
+      url: () => '/api/v1/door/p/events',
+      body: () => ({}),
+      expect: bearerOnly(),
+      check: (_w, _role, body) => expect(body.events).toEqual([]),
+    },
+    'POST /door/p/tickets': {
+      url: () => '/api/v1/door/p/tickets',
+      body: (w) => ({ event_id: w.tickets }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: DOOR.notDoor }),
+    },
+    'POST /door/p/check-in': {
+      url: () => '/api/v1/door/p/check-in',
+      body: (w) => ({ event_id: w.tickets, ticket_code: '4006381333931234', scan_id: randomUUID(), gate: 'North' }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: DOOR.notDoor }),
+    },
+    'POST /door/p/check-in/undo': {
+      url: () => '/api/v1/door/p/check-in/undo',
+      body: (w) => ({ event_id: w.tickets, ticket_code: '4006381333931234' }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: DOOR.notDoor }),
+    },
+    'POST /door/p/sync': {
+      url: () => '/api/v1/door/p/sync',
+      body: (w) => ({
+        event_id: w.tickets,
+        scans: [{ ticket_code: '4006381333931234', scan_id: randomUUID(), gate: 'North', scanned_at: new Date().toISOString() }],
+      }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: DOOR.notDoor }),
     },
     'POST /auth/logout': {
       url: () => '/api/v1/auth/logout',

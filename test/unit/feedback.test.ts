@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest'
 import type { DetailParticipant, EventDetail } from '../../contract/types.ts'
 import { participant } from '../fixtures/events.ts'
-import { FEEDBACK_NOT_YET, FEEDBACK_PARTICIPANTS_ONLY, feedbackFor, type Feedback } from '../../src/lib/feedback.ts'
+import {
+  FEEDBACK_CHECKED_IN_ONLY,
+  FEEDBACK_NOT_YET,
+  FEEDBACK_PARTICIPANTS_ONLY,
+  FEEDBACK_TICKET_HOLDERS_ONLY,
+  feedbackFor,
+  type Feedback,
+} from '../../src/lib/feedback.ts'
 
 const registered = (over: Partial<DetailParticipant> = {}): DetailParticipant => participant(over)
 
@@ -25,5 +32,33 @@ describe('feedbackFor', () => {
     ['an event not completed yet', { state: 'ONGOING', Participant: registered() }, { canRate: false, reason: FEEDBACK_NOT_YET }],
   ])('%s', (_what, event, expected) => {
     expect(feedbackFor(event)).toEqual(expected)
+  })
+})
+
+describe('the rating rule of the door (API.md Part 2, "Ratings, tightened")', () => {
+  const base = { state: 'COMPLETED' as const, is_ticket_feature_enabled: true }
+  const holder = (over: Partial<DetailParticipant>): DetailParticipant => ({
+    id: 1,
+    ticket_collected: true,
+    ticket_code: '4006381333931234',
+    team: null,
+    checked_in_at: null,
+    rating: null,
+    waitlist: null,
+    answers: {},
+    ...over,
+  })
+  it('offers stars to ticket holders of a ticketed event nobody was checked in at', () => {
+    expect(feedbackFor({ ...base, door_checked_in: false, Participant: holder({}) }).canRate).toBe(true)
+  })
+  it('refuses a registered student without a ticket where tickets were on', () => {
+    expect(feedbackFor({ ...base, Participant: holder({ ticket_collected: false, ticket_code: null }) })).toEqual({
+      canRate: false,
+      reason: FEEDBACK_TICKET_HOLDERS_ONLY,
+    })
+  })
+  it('once the door checked anyone in, only those checked in', () => {
+    expect(feedbackFor({ ...base, door_checked_in: true, Participant: holder({}) })).toEqual({ canRate: false, reason: FEEDBACK_CHECKED_IN_ONLY })
+    expect(feedbackFor({ ...base, door_checked_in: true, Participant: holder({ checked_in_at: '2026-11-25T12:33:00.000Z' }) }).canRate).toBe(true)
   })
 })

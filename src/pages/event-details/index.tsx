@@ -1,6 +1,6 @@
 // Event details (SPEC §2, §4): image, share, add to calendar, date and time, venue, participants, activity
 // link, About the Event, fee, and the bottom action button of lib/action-button with the Register and RSVP
-// flows. The event comes from the event-detail store; this screen only keeps the state of a flow under way.
+// flows. The event, the flow under way and the button come from the event-detail store.
 import { useEffect, useState } from 'preact/hooks'
 import { useRoute } from 'preact-iso'
 import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
@@ -8,26 +8,17 @@ import type { EventDetail } from '../../../contract/types.ts'
 import { RatingPopup } from '../../components/rating-popup/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../lib/action-button.ts'
 import { calendarLink } from '../../lib/calendar-link.ts'
 import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
+import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ChildList } from './children.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
 export const LINK_COPIED = 'Link copied'
-
-type Flow = 'register' | 'claim-ticket'
-const FLOW_LABEL: Record<Flow, string> = { register: REGISTERING, 'claim-ticket': RSVPING }
-// What the button shows once a flow succeeded, even if the refresh that follows could not reach the server.
-const FLOW_DONE: Record<Flow, ActionButton> = {
-  register: { label: 'Registered', action: 'none', disabled: true },
-  'claim-ticket': { label: 'View Ticket', action: 'view-ticket', disabled: false },
-}
 
 async function share(event: EventDetail) {
   const url = location.href
@@ -51,12 +42,9 @@ async function share(event: EventDetail) {
 
 export default function EventDetails() {
   const { id } = useRoute().params
-  const [flow, setFlow] = useState<Flow | null>(null)
-  const [done, setDone] = useState<ActionButton | null>(null)
   const [rating, setRating] = useState(false)
 
   useEffect(() => {
-    setDone(null)
     setRating(false)
     eventDetail.load(id)
   }, [id])
@@ -77,21 +65,13 @@ export default function EventDetails() {
     return <LoadOrRetry loading="Loading the event" what="the event" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
   }
 
+  // SPEC §8: a failure reverts the button with no message (the store logs the reason).
   const run = async (which: Flow) => {
-    setFlow(which)
-    try {
-      await (which === 'register' ? eventDetail.register() : eventDetail.claimTicket())
-      setDone(FLOW_DONE[which])
-      showToast(which === 'register' ? REGISTER_TOAST : RSVP_TOAST)
-    } catch (err) {
-      // SPEC §8: the button reverts and no message is shown; the reason still goes to the log.
-      console.error(`${which} failed`, err)
-    } finally {
-      setFlow(null)
-    }
+    const result = await eventDetail.flow(which)
+    if (result) showToast(result.toast)
   }
 
-  const button = done ?? actionFor(event)
+  const button = eventDetail.button.value!
   const image = event.event_page_image_url || event.banner_url
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
@@ -99,11 +79,11 @@ export default function EventDetails() {
   const external = (href: string | null) => ({ href: href ?? undefined, target: '_blank', rel: 'noopener noreferrer' })
 
   let bottom
-  if (flow) {
+  if ('busy' in button) {
     bottom = (
       <button type="button" class="button" disabled aria-busy="true">
         <span class="spinner spinner-sm" aria-hidden="true" />
-        {FLOW_LABEL[flow]}
+        {button.label}
       </button>
     )
   } else if (button.disabled) {

@@ -1,4 +1,5 @@
-// My Profile (SPEC §2): My Events, Contact Us by phone (a fixed support number), Logout.
+// My Profile (SPEC §2): My Events, the organiser console and door check-in for users with a role (API.md Part 2
+// "Roles"), Contact Us by phone (a fixed support number), Logout.
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
 
@@ -28,6 +29,16 @@ export default function Profile() {
         <li>
           <a href="/profile/myevents">My Events {chevron}</a>
         </li>
+        {user && (user.roles.admin || user.roles.councils.length > 0) && (
+          <li>
+            <a href="/manage">Organiser console {chevron}</a>
+          </li>
+        )}
+        {user && (user.roles.admin || user.roles.councils.length > 0 || user.roles.door_events.length > 0) && (
+          <li>
+            <a href="/door">Door check-in {chevron}</a>
+          </li>
+        )}
         <li>
           <a href={`tel:${SUPPORT_PHONE}`}>
             <span>

@@ -4,6 +4,7 @@ import { useEffect } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { Barcode } from '../../components/barcode/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
+import { formatIST } from '../../lib/dates.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import s from './style.module.css'
@@ -79,6 +80,11 @@ export default function Ticket() {
             </div>
           )}
         </dl>
+        {p.checked_in_at && (
+          <p class={s.checkedIn} role="status">
+            Checked in at {formatIST(p.checked_in_at, '{h}:{mm} {A}')}
+          </p>
+        )}
         <Barcode value={p.ticket_code} label="Ticket barcode" />
       </div>
     </article>
