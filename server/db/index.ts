@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
+import { lockDataDir } from './data-dir-lock.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -29,10 +30,27 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite()
-  const db = drizzle(client, { schema })
-  await migrate(db, { migrationsFolder })
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() }
+  // One process at a time on a folder (data-dir-lock.ts): refused with what to do while another holds it.
+  const release = options.dataDir ? lockDataDir(options.dataDir) : () => {}
+  try {
+    const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite()
+    const db = drizzle(client, { schema })
+    await migrate(db, { migrationsFolder })
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      close: async () => {
+        try {
+          await client.close()
+        } finally {
+          release()
+        }
+      },
+    }
+  } catch (err) {
+    release()
+    throw err
+  }
 }
 
 export { schema }
