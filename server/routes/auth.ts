@@ -142,6 +142,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
 
   app.route({
     ...declared(CALLS.logout),
+    // Unauthenticated like refresh: counted per client address in the same bucket (issue 10, item 2).
+    config: { rateLimit: app.rateLimits.refresh },
     handler: async (request) => {
       const revoked = await app.sessionsRepository.revokeByToken(request.body.refreshToken)
       if (revoked) {
