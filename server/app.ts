@@ -32,6 +32,7 @@ import { uploads, uploadsDirOf } from './plugins/uploads.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 import doorRoutes from './routes/door.ts'
+import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
       await api.register(serverRoutes)
       await api.register(authRoutes, { config })
+      await api.register(publicFeedRoutes, { config, secret })
       // Every /p/ call: the bearer check, registered once for all of them.
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', signedIn.authenticate)
@@ -136,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
         await signedIn.register(aroundSignedInRoutes)
         await signedIn.register(doorRoutes)
+        await signedIn.register(feedRoutes, { config, secret })
       })
       await api.register(aroundPublicRoutes)
     },
@@ -165,5 +168,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
     door: base.door,
+    feeds: base.feeds,
   }
 }

@@ -92,6 +92,7 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
       id: participants.id,
       eventId: participants.eventId,
       ticketCollected: participants.ticketCollected,
+      checkedInAt: participants.checkedInAt,
       createdAt: participants.createdAt,
       teamId: teams.id,
       teamName: teams.name,
@@ -104,6 +105,7 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
     id: r.id,
     eventId: r.eventId,
     ticket_collected: r.ticketCollected,
+    checkedInAt: r.checkedInAt,
     team: r.teamId === null ? null : ({ id: r.teamId, name: r.teamName! } satisfies Teamlet),
   }))
 }
@@ -239,7 +241,7 @@ export function eventsRepository(db: Db) {
           ...eventFields(row.event as PublishedRow, row.organizer, children.get(p.eventId) ?? []),
           Participant: { ticket_collected: p.ticket_collected, team: p.team },
         }
-        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event }]
+        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event, checked_in_at: iso(p.checkedInAt) }]
       })
     },
 

@@ -61,6 +61,9 @@ export type Refusal =
   | 'notCheckedIn'
   | 'noTicketToRate'
   | 'notCheckedInToRate'
+  | 'certificateNotReady'
+  | 'certificateNotCheckedIn'
+  | 'certificateCodesExhausted'
 
 /** `message`, when present, replaces the table's message (a refusal whose words depend on the data). */
 export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal; message?: string }

@@ -111,6 +111,9 @@ export const events = pgTable(
     /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
     questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
+    /** Raised by a trigger when what the calendar feed shows changes (migration 0009): SEQUENCE and LAST-MODIFIED. */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
+    calendarModifiedAt: timestamp('calendar_modified_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -362,4 +365,36 @@ export const doorScans = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('door_scans_event_ticket').on(t.eventId, t.ticketCode)],
+)
+
+/**
+ * A student's personal calendar feed (migration 0009). The URL's secret is an HMAC of the server's secret over the
+ * user id and `nonce`, never stored; `secret_hash` (its SHA-256) finds the student from a URL. Rotating writes a
+ * new nonce and hash, so the old URL answers 404.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_secret_hash').on(t.secretHash)],
+)
+
+/** The verification code of a participant's certificate (migration 0009): random, made on the first download, stable. */
+export const certificates = pgTable(
+  'certificates',
+  {
+    participantId: integer('participant_id')
+      .primaryKey()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('certificates_code').on(t.code)],
 )

@@ -16,6 +16,8 @@ import { doorRepository, type DoorRepository } from '../db/door.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
+import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
+import { randomCertificateCode } from '../feeds/secrets.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +36,7 @@ declare module 'fastify' {
     doorRepository: DoorRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
+    feedsRepository: FeedsRepository
   }
 }
 
@@ -75,4 +78,5 @@ export const repositories = [
       ),
     { name: 'join-attempts', dependencies: [...DB, 'redis'] },
   ),
+  fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
 ]

@@ -139,6 +139,10 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   notCheckedIn: { status: 409, message: DOOR_MESSAGES.notCheckedIn },
   noTicketToRate: { status: 403, message: MESSAGES.noTicket },
   notCheckedInToRate: { status: 403, message: MESSAGES.notCheckedInToRate },
+  certificateNotReady: { status: 403, message: 'Certificates are ready once the event is completed.' },
+  certificateNotCheckedIn: { status: 403, message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.' },
+  // Three taken codes in a row: a passing condition, worth a retry.
+  certificateCodesExhausted: { status: 503, message: 'Could not make the certificate right now. Please try again.' },
 }
 
 export const AROUND_MESSAGES = {

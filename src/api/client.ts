@@ -12,10 +12,13 @@ export const NETWORK_MESSAGE = 'No connection to the server. Check your network 
 export class ApiError extends Error {
   /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS). */
   readonly status: number
-  constructor(status: number, message: string) {
+  /** The Retry-After header of a 503, when the server sent one. */
+  readonly retryAfter?: string | null
+  constructor(status: number, message: string, retryAfter?: string | null) {
     super(message)
     this.name = 'ApiError'
     this.status = status
+    this.retryAfter = retryAfter
   }
 }
 
@@ -26,7 +29,7 @@ export interface TokenStorage {
   removeItem(key: string): void
 }
 
-/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path. */
+/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path (and body, when not `true`). */
 export interface EarlyCalls {
   token: string
   calls: Record<string, Promise<Response>>
@@ -74,14 +77,6 @@ export function retryDelay(retryAfter: string | null, random: number = Math.rand
   return Math.round(seconds * 1000 * (1 + random / 2))
 }
 
-/** A 503 that the caller asked to retry: the error to throw if no retry is left, and when to try again. */
-class Retry {
-  constructor(
-    readonly error: ApiError,
-    readonly retryAfter: string | null,
-  ) {}
-}
-
 type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
 
 export function createClient({
@@ -103,11 +98,14 @@ export function createClient({
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (token) headers.authorization = `Bearer ${token}`
     // The same call with the same token already started: its answer goes through the same checks below.
-    const started = early && early.token === token && body === true ? early.calls[path] : undefined
-    if (started) delete early!.calls[path]
+    // Keyed by the path, and the body when it is not `true` (boot.ts: Home's narrowed events list).
+    const json = JSON.stringify(body)
+    const key = body === true ? path : path + json
+    const started = early && early.token === token ? early.calls[key] : undefined
+    if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive }))
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }
@@ -122,7 +120,7 @@ export function createClient({
     if (status === 401) return new ApiError(401, INVALID_TOKEN)
     if (status < 200 || status > 299 || !data || typeof data !== 'object' || data.error === true) {
       const message = typeof data?.message === 'string' && data.message ? data.message : `The server answered ${status}. Please try again.`
-      return new ApiError(status, message)
+      return new ApiError(status, message, outcome.retryAfter)
     }
     return null
   }
@@ -161,20 +159,17 @@ export function createClient({
       try {
         return await attempt<T>(path, body, options)
       } catch (err) {
-        if (!(err instanceof Retry) || retry >= (options.retries ?? 0)) throw err instanceof Retry ? err.error : err
-        await sleep(retryDelay(err.retryAfter))
+        if ((err as ApiError).status !== 503 || retry >= (options.retries ?? 0)) throw err
+        await sleep(retryDelay((err as ApiError).retryAfter ?? null))
       }
     }
   }
 
-  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive, retries }: RequestOptions): Promise<T> {
-    // A 503 of a call that may be retried travels up as a Retry, with the server's Retry-After.
-    const thrown = (outcome: Outcome, error: ApiError) =>
-      retries && error.status === 503 && !(outcome instanceof ApiError) ? new Retry(error, outcome.retryAfter ?? null) : error
+  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive }: RequestOptions): Promise<T> {
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
-      if (error) throw thrown(outcome, error)
+      if (error) throw error
       return (outcome as { data: T }).data
     }
     if (refreshing) await refreshing.catch(() => {})
@@ -192,12 +187,37 @@ export function createClient({
       // A fresh token refused at once: the session is unusable; retrying again would loop.
       if (error?.status === 401) logout()
     }
-    if (error) throw thrown(outcome, error)
+    if (error) throw error
     return (outcome as { data: T }).data
+  }
+
+  /** A GET whose answer is a file (the certificate PDF): bearer, one refresh on 401, failures as ApiError. */
+  async function download(path: string): Promise<Blob> {
+    const get = async (token: string | null): Promise<Response | ApiError> => {
+      try {
+        return await doFetch(root + path, { method: 'GET', headers: token ? { authorization: `Bearer ${token}` } : {} })
+      } catch {
+        return new ApiError(0, NETWORK_MESSAGE)
+      }
+    }
+    if (refreshing) await refreshing.catch(() => {})
+    let token = storage.getItem(ACCESS_TOKEN)
+    if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
+    let res = await get(token)
+    if (!(res instanceof ApiError) && res.status === 401) {
+      if (storage.getItem(ACCESS_TOKEN) === token) await refresh(token)
+      token = storage.getItem(ACCESS_TOKEN)
+      res = await get(token)
+      if (!(res instanceof ApiError) && res.status === 401) logout()
+    }
+    if (res instanceof ApiError) throw res
+    if (!res.ok) throw fail({ status: res.status, data: await res.json().catch(() => null) })!
+    return res.blob()
   }
 
   return {
     request,
+    download,
     refresh,
     /** Whether this phone holds a session (either token). */
     hasSession: () => !!(storage.getItem(ACCESS_TOKEN) || storage.getItem(REFRESH_TOKEN)),

@@ -1,4 +1,5 @@
-// The events list of POST /event/p/get (grouped by state), loaded once per session and refreshed on demand.
+// Home's events list (POST /event/p/get {scope: 'home'}, grouped by state), loaded once per session and refreshed
+// on demand.
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { EventsByState, EventSummary, SummaryParticipant } from '../../contract/types.ts'
@@ -20,7 +21,8 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     inFlight ??= (async () => {
       loading.value = true
       try {
-        byState.value = (await getEvents()) ?? {}
+        // What Home shows (issue 15): the calendar and child events ask for their own (event-lists.ts).
+        byState.value = (await getEvents({ scope: 'home' })) ?? {}
         error.value = null
       } catch (err) {
         // SPEC §8: a failed fetch is logged; the screens show what they have plus the error signal.
@@ -37,11 +39,9 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
 
   /** A write's answer (register, RSVP) written into the list: its cards show it without fetching the list again. */
   const setParticipant = action((id: number, participant: SummaryParticipant) => {
-    const next: EventsByState = {}
-    for (const [state, list] of Object.entries(byState.value) as [keyof EventsByState, EventSummary[]][]) {
-      next[state] = list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))
-    }
-    byState.value = next
+    byState.value = Object.fromEntries(
+      Object.entries(byState.value).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))]),
+    )
   })
 
   const reset = action(() => {

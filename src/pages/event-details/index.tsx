@@ -8,13 +8,16 @@ import type { EventDetail } from '../../../contract/types.ts'
 import { RatingPopup } from '../../components/rating-popup/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { calendarLink } from '../../lib/calendar-link.ts'
+import { calendarLinks } from '../../lib/calendar-link.ts'
+import { CertificateButton } from '../../components/certificate-button/index.tsx'
+import { feeds } from '../../stores/feeds.ts'
 import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ChildList } from './children.tsx'
+import type { WaitlistPanel as Panel } from './waitlist.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
@@ -38,6 +41,18 @@ async function share(event: EventDetail) {
     console.error('copy link failed', err)
     showToast('Could not copy the link', 'error')
   }
+}
+
+const WAITLIST_STATES = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN'])
+
+/** Give back, waitlist and "Notify me" (issue 13), fetched as a chunk of their own only for events with tickets. */
+function WaitlistSlot({ event }: { event: EventDetail }) {
+  const wanted = event.is_ticket_feature_enabled && event.Participant !== false && WAITLIST_STATES.has(event.state)
+  const [Loaded, setLoaded] = useState<typeof Panel | null>(null)
+  useEffect(() => {
+    if (wanted && !Loaded) import('./waitlist.tsx').then((m) => setLoaded(() => m.WaitlistPanel)).catch((err) => console.error('waitlist chunk failed', err))
+  }, [wanted, Loaded])
+  return wanted && Loaded ? <Loaded event={event} /> : null
 }
 
 export default function EventDetails() {
@@ -75,7 +90,9 @@ export default function EventDetails() {
   const image = event.event_page_image_url || event.banner_url
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
-  const calendar = calendarLink(event)
+  const calendar = calendarLinks(event)
+  // The door scanned the student in at a completed event: a participation certificate (issue 13).
+  const certified = event.state === 'COMPLETED' && event.Participant !== false && event.Participant.checked_in_at !== null
   const external = (href: string | null) => ({ href: href ?? undefined, target: '_blank', rel: 'noopener noreferrer' })
 
   let bottom
@@ -188,11 +205,11 @@ export default function EventDetails() {
         </div>
       </dl>
       <p class={s.links}>
-        {calendar && (
-          <a href={calendar} target="_blank" rel="noopener noreferrer">
-            Add to calendar
+        {calendar.map((link) => (
+          <a key={link.href} href={link.href} target="_blank" rel="noopener noreferrer">
+            {link.label}
           </a>
-        )}
+        ))}
         {event.in_event_activity && <a {...external(event.in_event_activity)}>Event Activity</a>}
       </p>
       <section aria-labelledby="about">
@@ -201,8 +218,16 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
+      {certified && (
+        <p>
+          <CertificateButton download={() => feeds.certificate(event.id)} filename={`certificate-${event.id}.pdf`} />
+        </p>
+      )}
       <ChildList parent={event} />
-      <div class={s.bar}>{bottom}</div>
+      <div class={s.bar}>
+        {bottom}
+        {!eventDetail.pending.value && <WaitlistSlot event={event} />}
+      </div>
       {rating && (
         <RatingPopup
           feedback={feedbackFor(event)}
