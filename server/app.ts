@@ -111,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auth, { secret, accessTokenSeconds: options.accessTokenSeconds })
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
-  for (const repository of repositories) await app.register(repository)
+  for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
   await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   // Signs cookies (the sign-in state) and is never the JWT secret itself.
@@ -143,6 +143,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(aroundPublicRoutes)
     },
     { prefix: API_PREFIX },
+  )
+  // Anything else (another method on an app path, /api/v2/…) answers the JSON 404 too, never Fastify's own shape.
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: true, message: /^\/api(\/|$|\?)/.test(request.url) ? 'No such API call.' : 'Not found.' }),
   )
   await app.register(apiDocs)
   await app.register(uploads, { dir: uploadsDirOf(config) })

@@ -30,10 +30,19 @@ export interface Config {
   uploadsDir?: string
   /** TRUST_PROXY (docs/deployment.md "Proxy"): off unless set. */
   trustProxy: TrustProxy
+  /** REFRESH_REUSE_GRACE_SECONDS (API.md, refresh-token): default 10, 0 turns the grace off. */
+  refreshReuseGraceSeconds?: number
   /** Minutes a freed place is held for the first on the waitlist (WAITLIST_HOLD_MINUTES, default 30). */
   waitlistHoldMinutes?: number
   /** Web Push keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT): required in production; elsewhere generated into DATA_DIR. */
   vapid?: { publicKey: string; privateKey: string; subject?: string }
+}
+
+function graceSeconds(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0 || n > 60) throw new Error(`REFRESH_REUSE_GRACE_SECONDS must be a whole number from 0 to 60, not "${raw}"`)
+  return n
 }
 
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
@@ -87,7 +96,18 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`)
-  const production = env.NODE_ENV === 'production'
+  // NODE_ENV=Production (or prod) must not quietly mean development (a sign-in form that trusts any e-mail).
+  const nodeEnv = env.NODE_ENV ?? ''
+  if (nodeEnv !== 'production' && /^\s*prod(uction)?\s*$/i.test(nodeEnv)) {
+    throw new Error(`NODE_ENV must be exactly "production" (lower case), not "${nodeEnv}".`)
+  }
+  const production = nodeEnv === 'production'
+  // Half the Google settings would fall back to the development sign-in form: refuse instead.
+  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+    throw new Error(
+      `${env.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'} is missing: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither.`,
+    )
+  }
   const google =
     env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
       ? {
@@ -129,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: env.UPLOADS_DIR || `${(env.DATA_DIR || './data').replace(/\/+$/, '')}/uploads`,
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS === '0' ? 0 : positiveInt(env, 'SCHEDULER_INTERVAL_MS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    refreshReuseGraceSeconds: graceSeconds(env.REFRESH_REUSE_GRACE_SECONDS),
     waitlistHoldMinutes: positiveInt(env, 'WAITLIST_HOLD_MINUTES'),
     vapid:
       env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY

@@ -10,15 +10,20 @@ const ISSUER = 'campus-events'
 const AUDIENCE = 'campus-events-api'
 
 export interface AccessTokens {
-  sign(userId: number): Promise<string>
+  /** `sessionId` (the refresh family of the sign-in) goes into the token as `sid`, so logout can end it. */
+  sign(userId: number, sessionId?: string): Promise<string>
   /** The user id the token names, or null for a missing, malformed, expired or forged token. */
   verify(token: string | undefined): Promise<number | null>
+  /** The user id and the session (when the token names one), or null as for verify. */
+  claims(token: string | undefined): { userId: number; sessionId?: string } | null
 }
 
+const SESSION_ID = /^[0-9a-f-]{36}$/
+
 export function accessTokens(secret: Uint8Array, lifetimeSeconds = ACCESS_TOKEN_SECONDS): AccessTokens {
-  return {
-    sign: (userId) =>
-      new SignJWT({ typ: 'access' })
+  const self: AccessTokens = {
+    sign: (userId, sessionId) =>
+      new SignJWT(sessionId ? { typ: 'access', sid: sessionId } : { typ: 'access' })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(userId))
         .setIssuer(ISSUER)
@@ -32,6 +37,9 @@ export function accessTokens(secret: Uint8Array, lifetimeSeconds = ACCESS_TOKEN_
     // HS256 only, no crit/b64 extensions, the signature in canonical base64url, a JSON object payload with
     // our issuer and audience, a numeric exp still in the future, nbf/iat numeric when present.
     async verify(token) {
+      return self.claims(token)?.userId ?? null
+    },
+    claims(token) {
       if (!token) return null
       const parts = token.split('.')
       if (parts.length !== 3) return null
@@ -51,9 +59,12 @@ export function accessTokens(secret: Uint8Array, lifetimeSeconds = ACCESS_TOKEN_
       if ('iat' in payload && typeof payload.iat !== 'number') return null
       if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^[1-9]\d*$/.test(payload.sub)) return null
       const id = Number(payload.sub)
-      return Number.isSafeInteger(id) ? id : null
+      if (!Number.isSafeInteger(id)) return null
+      if ('sid' in payload && (typeof payload.sid !== 'string' || !SESSION_ID.test(payload.sid))) return null
+      return typeof payload.sid === 'string' ? { userId: id, sessionId: payload.sid } : { userId: id }
     },
   }
+  return self
 }
 
 /** A base64url JSON object (a JWT header or payload), or null. */

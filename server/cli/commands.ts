@@ -13,8 +13,9 @@ import { councilsRepository } from '../db/councils.ts'
 import type { AccessTokens } from '../auth/tokens.ts'
 
 export const USAGE = `Usage: npm run cli -- <command>
-  import <file.json>             create or update councils and events from an import file: its format,
-                                 and what an update overwrites, in docs/import.md (example: docs/import-example.json)
+  import <file.json> [--force]   create or update councils and events from an import file: its format,
+                                 and what an update overwrites, in docs/import.md (example: docs/import-example.json);
+                                 an event students take part in keeps its state and images unless --force
   event:state <id> <STATE>       move an event to a state: ${EVENT_STATES.join(', ')}
   token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}
   role:grant <email> admin                    make the user an admin (manages every council and grants roles)
@@ -55,8 +56,10 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<strin
   }
 }
 
-async function importFile(db: Db, args: string[]) {
-  if (args.length !== 1) throw new CliError('Usage: npm run cli -- import <file.json>')
+async function importFile(db: Db, argv: string[]) {
+  const force = argv.includes('--force')
+  const args = argv.filter((a) => a !== '--force')
+  if (args.length !== 1) throw new CliError('Usage: npm run cli -- import <file.json> [--force]')
   const [file] = args
   let text: string
   try {
@@ -71,7 +74,7 @@ async function importFile(db: Db, args: string[]) {
     throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`)
   }
   try {
-    return await importCatalogue(db, data)
+    return await importCatalogue(db, data, { force })
   } catch (err) {
     if (err instanceof CatalogueError) throw new CliError(err.message)
     throw err

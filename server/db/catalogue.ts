@@ -6,7 +6,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import * as z from 'zod/mini'
 import { EVENT_STATES, PHONE_DIGITS, REGISTRATION_TYPES } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
-import { councils, events } from './schema.ts'
+import { councils, events, participants } from './schema.ts'
 
 export interface ImportResult {
   councils: Record<string, number>
@@ -37,8 +37,31 @@ const nonEmpty = (max: number) =>
     z.maxLength(max, `must be at most ${max} characters`),
   )
 
-/** An image or page: an absolute http(s) URL, or a path on this server such as /demo/logo.svg. */
-const isLink = (s: string) => /^\/[^/\\]/.test(s) || /^https?:\/\/[^\s/]+/.test(s)
+/**
+ * An image or page: an absolute http(s) URL, or a path on this server such as /demo/logo.svg. A path must stay on
+ * the app's origin once a browser has normalised it (issue 10): no control characters or spaces (a browser drops
+ * tabs and newlines, so "/\t/evil.example" becomes "//evil.example"), no backslash, no "//" at its start.
+ */
+const APP = 'https://app.invalid'
+export function isLink(s: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (/[\u0000-\u0020\u007f-\u009f\\]/.test(s)) return false
+  if (s.startsWith('/')) {
+    if (s.startsWith('//')) return false
+    try {
+      return new URL(s, APP).origin === APP
+    } catch {
+      return false
+    }
+  }
+  if (!/^https?:\/\/[^/]+/i.test(s)) return false
+  try {
+    const url = new URL(s)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
 const link = z._default(z.nullable(text('a URL or null').check(z.refine(isLink, 'must be an http(s) URL or a path starting with /'))), null)
 
 /** ISO-8601 date-time with an offset, e.g. 2026-03-14T10:00:00+05:30; the calendar needs the offset. */
@@ -181,7 +204,12 @@ interface Parsed {
 }
 
 /** Validates the whole file, then creates or updates its councils and events in one transaction. */
-export async function importCatalogue(db: Db, data: unknown): Promise<ImportResult> {
+export interface ImportOptions {
+  /** Apply changes to live events too (state, cleared images of events students take part in): the CLI's --force. */
+  force?: boolean
+}
+
+export async function importCatalogue(db: Db, data: unknown, options: ImportOptions = {}): Promise<ImportResult> {
   const parsed = parseCatalogue(data)
   const problems = [...parsed.problems]
   // The cross-checks read the database inside the same transaction as the writes, so they hold for them.
@@ -205,7 +233,15 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
     // Every event already stored with its parent's slug and its tickets out: the file is laid over this.
     const parentEvent = alias(events, 'parent_event')
     const stored = await tx
-      .select({ id: events.id, slug: events.slug, parent: parentEvent.slug, ticketsSold: events.ticketsSold })
+      .select({
+        id: events.id,
+        slug: events.slug,
+        parent: parentEvent.slug,
+        ticketsSold: events.ticketsSold,
+        state: events.state,
+        eventPageImageUrl: events.eventPageImageUrl,
+        bannerUrl: events.bannerUrl,
+      })
       .from(events)
       .leftJoin(parentEvent, eq(parentEvent.id, events.parentId))
     const storedBySlug = new Map(stored.map((r) => [r.slug, r]))
@@ -243,6 +279,27 @@ export async function importCatalogue(db: Db, data: unknown): Promise<ImportResu
       if (e.parent && e.parent !== e.slug && parents.has(e.slug)) {
         problems.push(`events[${e.index}] "${e.slug}".parent: this event has child events, so it must stay top-level`)
       }
+    }
+
+    // Live state is never undone silently (issue 10): a re-imported file must not move an event students take part
+    // in to another state, or clear its images, unless the operator says so (--force).
+    if (!options.force && parsed.events.length) {
+      const counts = await tx.select({ eventId: participants.eventId, n: sql<number>`count(*)::int` }).from(participants).groupBy(participants.eventId)
+      const taking = new Map(counts.map((r) => [r.eventId, Number(r.n)]))
+      parsed.events.forEach((e) => {
+        const was = storedBySlug.get(e.slug)
+        const n = was ? (taking.get(was.id) ?? 0) : 0
+        if (!was || n === 0) return
+        const changes: string[] = []
+        if (e.state !== was.state) changes.push(`would change its state from ${was.state} to ${e.state}`)
+        if (was.eventPageImageUrl && !e.event_page_image_url) changes.push('would clear its event_page_image_url')
+        if (was.bannerUrl && !e.banner_url) changes.push('would clear its banner_url')
+        if (changes.length) {
+          problems.push(
+            `event "${e.slug}" has ${n} participant${n === 1 ? '' : 's'}: the file ${changes.join(' and ')} (run the import with --force to apply it anyway)`,
+          )
+        }
+      })
     }
 
     if (problems.length) throw new CatalogueError([...new Set(problems)])

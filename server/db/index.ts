@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
+import { lockDataDir } from './data-dir-lock.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -47,11 +48,29 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
+  // Whether the folder is new is read before the lock file is written into it.
   const prepared = options.dataDir && isNewDataDir(options.dataDir) && existsSync(PREPARED_PGLITE) ? new Blob([readFileSync(PREPARED_PGLITE)]) : undefined
-  const client = options.dataDir ? new PGlite(options.dataDir, prepared ? { loadDataDir: prepared } : {}) : new PGlite()
-  const db = drizzle(client, { schema })
-  await migrate(db, { migrationsFolder })
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() }
+  // One process at a time on a folder (data-dir-lock.ts): refused with what to do while another holds it.
+  const release = options.dataDir ? lockDataDir(options.dataDir) : () => {}
+  try {
+    const client = options.dataDir ? new PGlite(options.dataDir, prepared ? { loadDataDir: prepared } : {}) : new PGlite()
+    const db = drizzle(client, { schema })
+    await migrate(db, { migrationsFolder })
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      close: async () => {
+        try {
+          await client.close()
+        } finally {
+          release()
+        }
+      },
+    }
+  } catch (err) {
+    release()
+    throw err
+  }
 }
 
 export { schema }

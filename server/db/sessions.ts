@@ -8,7 +8,7 @@ import { refreshFamilies, refreshTokens } from './schema.ts'
 
 /** Signs access tokens (server/auth/tokens.ts); the sessions only need this much of it. */
 export interface AccessTokenSigner {
-  sign(userId: number): Promise<string>
+  sign(userId: number, sessionId?: string): Promise<string>
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -17,9 +17,14 @@ export const REFRESH_IDLE_MS = 30 * DAY_MS
 /** However actively used, one sign-in lasts at most this long. */
 export const REFRESH_ABSOLUTE_MS = 90 * DAY_MS
 
+/** A used refresh token presented again this soon after its use yields another successor (API.md). */
+export const REFRESH_REUSE_GRACE_SECONDS = 10
+
 export interface SessionDeps {
   db: Db
   tokens: AccessTokenSigner
+  /** REFRESH_REUSE_GRACE_SECONDS; 0 turns the grace off (every reuse revokes). */
+  reuseGraceSeconds?: number
 }
 
 export interface SessionTokens {
@@ -57,7 +62,7 @@ export async function startSession(deps: SessionDeps, userId: number): Promise<S
       expiresAt: idleExpiry(now, absoluteExpiresAt),
     })
   })
-  return { accessToken: await deps.tokens.sign(userId), refreshToken }
+  return { accessToken: await deps.tokens.sign(userId, familyId), refreshToken }
 }
 
 /**
@@ -98,7 +103,7 @@ export async function rotateRefreshToken(deps: SessionDeps, token: unknown): Pro
       ok: true,
       userId: rotated.userId,
       familyId: rotated.familyId,
-      accessToken: await deps.tokens.sign(rotated.userId),
+      accessToken: await deps.tokens.sign(rotated.userId, rotated.familyId),
       refreshToken: successor,
     }
   }
@@ -119,11 +124,41 @@ export async function rotateRefreshToken(deps: SessionDeps, token: unknown): Pro
   if (!row) return { ok: false, reason: 'unknown' }
   const who = { userId: row.userId, familyId: row.familyId }
   if (row.revokedAt) return { ok: false, reason: 'revoked', ...who }
+  const graceMs = (deps.reuseGraceSeconds ?? REFRESH_REUSE_GRACE_SECONDS) * 1000
+  if (row.usedAt && !rotated && graceMs > 0 && now.getTime() - row.usedAt.getTime() <= graceMs && row.absoluteExpiresAt > now) {
+    // An answer lost on a flaky network: the client retries with the token it still holds. It gets another
+    // successor, and the family's other live token (the successor it never received) is spent, so one chain
+    // goes on and a later use of the lost one is a replay like any other.
+    const replaced = await graceSuccessor(deps, row.familyId, row.absoluteExpiresAt, now)
+    if (replaced) {
+      return { ok: true, ...who, accessToken: await deps.tokens.sign(row.userId, row.familyId), refreshToken: replaced }
+    }
+  }
   if (row.usedAt && !rotated) {
     await revokeFamily(deps.db, row.familyId, 'reuse')
     return { ok: false, reason: 'reused', ...who }
   }
   return { ok: false, reason: 'expired', ...who }
+}
+
+/** Within the grace: spends the family's live tokens and issues one more; null if the family was revoked meanwhile. */
+async function graceSuccessor(deps: SessionDeps, familyId: string, absoluteExpiresAt: Date, now: Date): Promise<string | null> {
+  const successor = newRefreshToken()
+  return deps.db.transaction(async (tx) => {
+    // The family row locked: a revocation (logout, reuse) and this successor cannot cross.
+    const [family] = await tx
+      .select({ id: refreshFamilies.id })
+      .from(refreshFamilies)
+      .where(and(eq(refreshFamilies.id, familyId), isNull(refreshFamilies.revokedAt)))
+      .for('update')
+    if (!family) return null
+    await tx
+      .update(refreshTokens)
+      .set({ usedAt: now })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.usedAt)))
+    await tx.insert(refreshTokens).values({ familyId, tokenHash: hashRefreshToken(successor), expiresAt: idleExpiry(now, absoluteExpiresAt) })
+    return successor
+  })
 }
 
 /** Ends every token of a family (idempotent: the first reason stays). */

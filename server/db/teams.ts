@@ -124,12 +124,16 @@ async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
     if (event.state !== 'REGISTRATION_OPEN') throw new Refused('joinClosed')
     // The row lock serialises joins to one team: each one counts the members only after the previous
     // joiner has committed, so the team can never pass ma_ppt however many arrive at once.
-    const [team] = await tx
+    // Looked up first without a lock: a code that names no team now is a wrong code (a failed guess). A team that
+    // exists here but is gone once its lock is ours was deleted while this join waited for it (issue 10): that is
+    // not a wrong code, and is not counted as one.
+    const [named] = await tx
       .select({ id: teams.id })
       .from(teams)
       .where(and(eq(teams.eventId, event.id), eq(teams.inviteCode, input.code)))
-      .for('update')
-    if (!team) throw new Refused('unknownCode')
+    if (!named) throw new Refused('unknownCode')
+    const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, named.id)).for('update')
+    if (!team) throw new Refused('teamNotFound')
     if (await isRegistered(tx, event.id, input.userId)) throw new Refused('alreadyRegistered')
     const [{ members }] = await tx.select({ members: sql<number>`count(*)::int` }).from(participants).where(eq(participants.teamId, team.id))
     if (members >= event.maPpt) throw new Refused('full')

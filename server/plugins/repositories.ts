@@ -49,10 +49,14 @@ export const repositories = [
   fp(async (app) => void app.decorate('claimsRepository', claimsRepository(app.db)), { name: 'claims-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('teamsRepository', teamsRepository(app.db, randomInviteCode)), { name: 'teams-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('usersRepository', usersRepository(app.db)), { name: 'users-repository', dependencies: DB }),
-  fp(async (app) => void app.decorate('sessionsRepository', sessionsRepository({ db: app.db, tokens: app.tokens })), {
-    name: 'sessions-repository',
-    dependencies: [...DB, 'auth'],
-  }),
+  fp(
+    async (app, { reuseGraceSeconds }: { reuseGraceSeconds?: number }) =>
+      void app.decorate('sessionsRepository', sessionsRepository({ db: app.db, tokens: app.tokens, reuseGraceSeconds })),
+    {
+      name: 'sessions-repository',
+      dependencies: [...DB, 'auth'],
+    },
+  ),
   fp(async (app) => void app.decorate('councilsRepository', councilsRepository(app.db)), { name: 'councils-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('rolesRepository', rolesRepository(app.db)), { name: 'roles-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('auditRepository', auditRepository(app.db)), { name: 'audit-repository', dependencies: DB }),

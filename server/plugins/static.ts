@@ -27,11 +27,23 @@ export const staticApp = fp(
     // The API (/api/v1/…) and its reference (/api/docs) are routes of their own, which the router prefers to this one.
     app.get('/*', hidden, async (request, reply) => {
       const path = (request.params as { '*': string })['*']
+      const notFound = () => reply.status(404).send({ error: true, message: 'Not found.' })
+      // Any method on an unknown API path (GET included, which would otherwise reach this route) is the API's 404.
+      if (path === 'api' || path.startsWith('api/')) return reply.status(404).send({ error: true, message: 'No such API call.' })
+      // A name no file can have (a NUL byte, a part longer than a file name may be) is not a client-side route.
+      if (path.includes('\0') || path.split('/').some((part) => part.length > 255)) return notFound()
       const file = resolve(root, path)
       // Files of the build only: not a folder, nothing under a hidden folder (.vite/ holds build metadata).
-      const servable = path && file.startsWith(root + '/') && !/(^|\/)\./.test(path) && statSync(file, { throwIfNoEntry: false })?.isFile()
-      if (servable) return reply.sendFile(path)
-      if (/\.[a-z0-9]+$/i.test(path)) return reply.status(404).send({ error: true, message: 'Not found.' })
+      const inside = path && file.startsWith(root + '/') && !/(^|\/)\./.test(path)
+      let stat: ReturnType<typeof statSync> | undefined
+      try {
+        stat = inside ? statSync(file, { throwIfNoEntry: false }) : undefined
+      } catch {
+        // ENOTDIR (/index.html/x), ENAMETOOLONG and the like: no such file, and not a route of the app either.
+        return notFound()
+      }
+      if (stat?.isFile()) return reply.sendFile(path)
+      if (/\.[a-z0-9]+$/i.test(path)) return notFound()
       return sendIndex(reply) // client-side routes
     })
   },

@@ -131,6 +131,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
       if (!result.ok) {
         if (result.reason === 'reused') {
           request.log.warn({ userId: result.userId, familyId: result.familyId }, 'refresh token reused: its family is revoked')
+          // Its access tokens stop working too (issue 10), not only at their expiry.
+          if (result.familyId) await app.revocations.revoke(result.familyId)
         }
         throw unauthorized()
       }
@@ -140,9 +142,14 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
 
   app.route({
     ...declared(CALLS.logout),
+    // Unauthenticated like refresh: counted per client address in the same bucket (issue 10, item 2).
+    config: { rateLimit: app.rateLimits.refresh },
     handler: async (request) => {
       const revoked = await app.sessionsRepository.revokeByToken(request.body.refreshToken)
-      if (revoked) request.log.info({ userId: revoked.userId }, 'logout')
+      if (revoked) {
+        request.log.info({ userId: revoked.userId }, 'logout')
+        await app.revocations.revoke(revoked.familyId)
+      }
       return { error: false as const }
     },
   })

@@ -217,7 +217,8 @@ describe('refresh tokens and logout', () => {
   let n = 0
   const signIn = () => devSignIn(t, 'Refresher', `refresher${++n}@example.edu`)
   beforeAll(async () => {
-    t = await testApp()
+    // The reuse grace off: these replays come straight after the first use (the grace: session-revocation.test.ts).
+    t = await testApp({ env: { REFRESH_REUSE_GRACE_SECONDS: '0' } })
   })
   afterAll(() => t.close())
 
@@ -362,7 +363,7 @@ describe('refresh tokens and logout', () => {
 describe.each(DB_KINDS)('refresh race on %s', (kind) => {
   let t: TestApp
   beforeAll(async () => {
-    t = await testApp({ kind })
+    t = await testApp({ kind, env: { REFRESH_REUSE_GRACE_SECONDS: '0' } })
   }, 60_000)
   afterAll(() => t.close())
 
