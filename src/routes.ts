@@ -41,6 +41,7 @@ export const routes: RouteEntry[] = [
   { path: '/getting-started', layout: false, component: page(() => import('./pages/getting-started/index.tsx')) },
   { path: '/login', layout: false, component: page(() => import('./pages/login/index.tsx')) },
   { path: '/logout', layout: false, component: page(() => import('./pages/logout/index.tsx')) },
+  { path: '/door', layout: false, component: page(() => import('./pages/door/index.tsx')) },
 ]
 
 // The route patterns above only use literal segments and `:param` (preact-iso's `exec` is not exported).

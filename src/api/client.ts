@@ -12,10 +12,13 @@ export const NETWORK_MESSAGE = 'No connection to the server. Check your network 
 export class ApiError extends Error {
   /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS). */
   readonly status: number
-  constructor(status: number, message: string) {
+  /** The refusal's whole body (the door's 409 ALREADY_CHECKED_IN carries who and when). */
+  readonly data?: unknown
+  constructor(status: number, message: string, data?: unknown) {
     super(message)
     this.name = 'ApiError'
     this.status = status
+    this.data = data
   }
 }
 
@@ -90,7 +93,7 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     if (status === 401) return new ApiError(401, INVALID_TOKEN)
     if (status < 200 || status > 299 || !data || typeof data !== 'object' || data.error === true) {
       const message = typeof data?.message === 'string' && data.message ? data.message : `The server answered ${status}. Please try again.`
-      return new ApiError(status, message)
+      return new ApiError(status, message, data)
     }
     return null
   }
