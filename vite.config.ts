@@ -28,8 +28,57 @@ function inlineCriticalCss(): Plugin {
 }
 
 const BOOT = 'src/boot.ts'
+/** The app's entry (index.html's module script). */
+const MAIN = 'src/main.tsx'
 /** The screen of `/`, the start_url of the installed app: its code is preloaded by index.html. */
 const HOME = 'src/pages/home/index.tsx'
+
+interface GraphContext {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null
+}
+
+const isCss = (id: string) => /\.css($|\?)/.test(id)
+
+/** The modules `from` imports statically, transitively, itself included (dynamic imports are other chunks). */
+function staticClosure(ctx: GraphContext, from: string, into = new Set<string>()): Set<string> {
+  if (into.has(from)) return into
+  into.add(from)
+  for (const id of ctx.getModuleInfo(from)?.importedIds ?? []) staticClosure(ctx, id, into)
+  return into
+}
+
+// Computed once per chunking pass (the `name` function runs for every module): forgotten when a build starts.
+let start: Set<string> | undefined
+
+function startChunkGraph(): Plugin {
+  return {
+    name: 'start-chunk-graph',
+    buildStart() {
+      start = undefined
+    },
+    renderStart() {
+      start = undefined
+    },
+  }
+}
+
+/**
+ * The start chunk's modules, from the import graph: the static closure of src/main.tsx, plus the modules of the
+ * home screen's static closure that reach no CSS (its pure helpers: dates, links, sections), but not the home
+ * screen itself, which index.html preloads as a chunk of its own with its CSS.
+ */
+function startModules(ctx: GraphContext): Set<string> {
+  if (start) return start
+  const root = new URL('./', import.meta.url).pathname
+  const main = root + MAIN
+  const home = root + HOME
+  const modules = new Set([...staticClosure(ctx, main)].filter((id) => !isCss(id)))
+  for (const id of staticClosure(ctx, home)) {
+    if (id !== home && ![...staticClosure(ctx, id)].some(isCss)) modules.add(id)
+  }
+  start = modules
+  return modules
+}
 
 /**
  * src/boot.ts is an entry of its own (see build.rolldownOptions.input): a script of index.html would be bundled
@@ -124,7 +173,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [preact(), inlineCriticalCss(), bootScript(), serviceWorker(), precompress()],
+  plugins: [preact(), startChunkGraph(), inlineCriticalCss(), bootScript(), serviceWorker(), precompress()],
   build: {
     // ES2022: class fields and the rest run natively on every phone browser of the last four years; es2020
     // added defineProperty helpers to the first load.
@@ -143,12 +192,12 @@ export default defineConfig({
           // Only the modules named below: a group that pulled in their imports too would drag the stores into home.
           includeDependenciesRecursively: false,
           groups: [
-            // The libraries and the pure helpers the first screens share, in one file: it compresses ~1 KB
-            // smaller than the four it replaced. No CSS in it, so nothing render-blocking joins index.html.
-            {
-              name: 'start',
-              test: /node_modules|src[\\/]lib[\\/](dates|event-href|home-sections)\.ts|src[\\/](api|components[\\/](layout|toast|spinner|offline-notice))[\\/]|src[\\/]stores[\\/](session|events|connection)\.ts|src[\\/](app|main)\.tsx|src[\\/]routes\.ts|contract[\\/]constants\.ts|preload-helper/,
-            },
+            // The app's entry and everything it imports statically (libraries, the app shell, the stores and
+            // calls the first screen needs), plus the pure helpers the home screen imports (no CSS anywhere below
+            // them): one file that compresses better than several. Chosen from the import graph, so a module joins
+            // or leaves the start by being imported, not by its name. No CSS in it, so nothing render-blocking joins
+            // index.html.
+            { name: (id, ctx) => (startModules(ctx).has(id) ? 'start' : null) },
           ],
         },
       },

@@ -6,14 +6,19 @@
 // Part 1 (the student app's calls) is declared below; Part 2's areas each declare theirs in a file of their own
 // (org.ts, door.ts, around.ts), built from define.ts and entities.ts, and CALLS joins them all.
 import * as z from 'zod/mini'
-import { COLLEGE, DEGREE } from './constants.ts'
+import { COLLEGE, DEGREE, SIGN_IN_STATE } from './constants.ts'
 import { MESSAGES } from './messages.ts'
 import { createTeamForm, joinTeamForm, onboardingFields, branchFitsYear } from './schemas.ts'
 import { ALWAYS, bearer, doc, fields, html, isFields, MAX_ID, message, missing, noFields, ok, positiveId, redirect, refusals, type CallSpec } from './define.ts'
 import { council, eventDetail, eventsByState, myEvent, team, user } from './entities.ts'
-import { ORG_CALLS } from './org.ts'
+import { answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
+
+/** The app's one-time sign-in value (src/stores/session-flows.ts makes 32 random bytes, base64url). */
+const appState = z.optional(
+  z.string({ error: 'state must be a string' }).check(z.regex(SIGN_IN_STATE, { error: 'state must be 16 to 128 letters, digits, - or _' })),
+)
 
 export * from './define.ts'
 export * from './entities.ts'
@@ -54,8 +59,8 @@ export const profileUpdate = z
 
 export const eventRef = { event_id: positiveId('event_id') }
 
-export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name }
-export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code }
+export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name, answers: answersField }
+export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code, answers: answersField }
 export const removeFromTeamBody = { team_id: positiveId('team_id'), user_id: positiveId('user_id') }
 export const deleteTeamBody = { ...eventRef, team_id: positiveId('team_id') }
 
@@ -67,6 +72,16 @@ export const eventPathId = doc(
   ),
   { pattern: '^\\d{1,10}$', description: 'The event id; anything that names no event answers 404.' },
 )
+
+/** The narrowing fields of POST /event/p/get (issue 15): each optional; without any, the whole list as before. */
+export const LIST_SCOPES = ['home'] as const
+const MONTH_INVALID = 'month must be a month as YYYY-MM'
+export const listQuery = {
+  scope: z.optional(z.enum(LIST_SCOPES, { error: `scope must be one of: ${LIST_SCOPES.join(', ')}` })),
+  month: z.optional(z.string({ error: MONTH_INVALID }).check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, MONTH_INVALID))),
+  parent_id: z.optional(positiveId('parent_id')),
+  mine: z.optional(z.boolean({ error: 'mine must be true or false' })),
+}
 
 /** The student app's calls (API.md Part 1). */
 export const STUDENT_CALLS = {
@@ -92,6 +107,9 @@ export const STUDENT_CALLS = {
     auth: 'public',
     tag: 'auth',
     summary: 'Starts Google sign-in (PKCE S256, state, nonce in a signed cookie). Without Google settings, outside production: the development sign-in form.',
+    // The app's one-time value for this sign-in: it comes back beside the tokens, so the app accepts only the
+    // answer to a sign-in it started (login CSRF, issue 10).
+    querystring: z.object({ state: appState }),
     answers: {
       200: html('The development sign-in form (only without Google settings, never in production).'),
       302: redirect('To Google; or to {APP_URL}/login#error=… when sign-in cannot start.'),
@@ -107,7 +125,9 @@ export const STUDENT_CALLS = {
     // Read from the URL as a whole by the OpenID client; declared for the document (any value reaches the check).
     querystring: z.object({ code: doc(z.optional(z.unknown()), { type: 'string' }), state: doc(z.optional(z.unknown()), { type: 'string' }) }),
     answers: {
-      302: redirect('To {APP_URL}/login#accessToken=…&refreshToken=… (tokens in the fragment, never the query), or #error=… with the reason.'),
+      302: redirect(
+        'To {APP_URL}/login#accessToken=…&refreshToken=…&state=… (tokens in the fragment, never the query; state is the app’s, from GET /auth/google), or #error=… with the reason.',
+      ),
       ...refusals(404, 429, 503),
     },
   },
@@ -117,9 +137,9 @@ export const STUDENT_CALLS = {
     auth: 'public',
     tag: 'auth',
     summary: 'Development sign-in (only without Google settings, never in production): a name and an e-mail, as a form post or JSON.',
-    body: fields({ name: doc(z.optional(z.unknown()), { type: 'string' }), email: doc(z.optional(z.unknown()), { type: 'string' }) }),
+    body: fields({ name: doc(z.optional(z.unknown()), { type: 'string' }), email: doc(z.optional(z.unknown()), { type: 'string' }), state: appState }),
     answers: {
-      302: redirect('To {APP_URL}/login#accessToken=…&refreshToken=…'),
+      302: redirect('To {APP_URL}/login#accessToken=…&refreshToken=…&state=… (the state the form carried)'),
       ...refusals(...ALWAYS, 404),
     },
   },
@@ -167,8 +187,9 @@ export const STUDENT_CALLS = {
     path: '/event/p/get',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Every event as a summary, grouped by state (a key only where non-empty).',
-    body: noFields,
+    summary:
+      'Every event as a summary, grouped by state (a key only where non-empty). Optional fields narrow the list (issue 15), combined with AND: `scope: "home"` (what Home shows: upcoming, registration open, tickets open, ongoing, and the caller’s collected tickets of events whose tickets closed), `month: "YYYY-MM"` (events with a date within a week of that month, for the calendar), `parent_id` (the children of one event), `mine: true` (events the caller takes part in). No fields (`true`, `{}`): every event, as before.',
+    body: fields(listQuery),
     answers: { 200: ok({ events: eventsByState }), ...bearer() },
   },
   myEvents: {
@@ -195,8 +216,8 @@ export const STUDENT_CALLS = {
     path: '/event/p/register-for-event',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Registers the caller for an individual event open for registration.',
-    body: fields(eventRef),
+    summary: 'Registers the caller for an individual event open for registration, with the answers to its questions.',
+    body: fields({ ...eventRef, answers: answersField }),
     answers: { 200: ok({ message }), ...bearer(403, 404, 409) },
   },
   claimTicket: {

@@ -24,3 +24,6 @@ export const TOAST_MS = 3000
 export const SPLASH_MS = 1500
 export const PARTICIPANTS_SHOWN = 500
 export const TIME_ZONE = 'Asia/Kolkata'
+
+/** The shape of the app's one-time sign-in value (GET /auth/google?state=…, carried back to /login#…&state=…). */
+export const SIGN_IN_STATE = /^[A-Za-z0-9_-]{16,128}$/

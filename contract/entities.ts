@@ -140,7 +140,14 @@ export const eventDetail = doc(
 
 export const eventsByState = z.partialRecord(z.enum(EVENT_STATES), z.array(eventSummary))
 
-export const myEvent = z.object({ id: z.int(), ticket_collected: z.boolean(), team: z.nullable(teamlet), event: eventSummary })
+export const myEvent = z.object({
+  id: z.int(),
+  ticket_collected: z.boolean(),
+  team: z.nullable(teamlet),
+  event: eventSummary,
+  /** When the door scanned the student in (null until then): My Events offers the certificate of a completed event. */
+  checked_in_at: dateTime,
+})
 
 export const council = doc(z.object({ id: z.int(), name: z.string(), photo_url: url, phone_number: z.nullable(z.string()), email: z.nullable(z.string()) }), {
   id: 'Council',

@@ -1,5 +1,451 @@
 // The calls of the organiser console and the audit log (API.md Part 2 "Organiser calls"), declared the way contract/api.ts declares Part 1 (docs/architecture.md): built from
 // define.ts and entities.ts only (never from api.ts, which joins this file into CALLS).
-import type { CallSpec } from './define.ts'
+//
+// Beyond API.md (what the console needs and API.md is silent on):
+// - POST /org/p/councils {}: the councils the caller manages (every council for an admin), each with its organisers.
+// - /org/p/event/staff and /org/p/council/organizers without `email`: only the list (nothing changes).
+// - The participants' rows carry `answers` (the registration answers, by question id) and the answer carries the
+//   event's `questions`, so the console can label the answers' columns.
+// - POST /org/p/audit {event_id?, before?}: newest first, 100 a page; `before` an entry id to read on from.
+// - EventInput: on create (no `id`) `name` and `organizer_id` are required and every other field has a default;
+//   on update only the fields sent change. A new event starts as DRAFT; its state moves only by /org/p/event/state
+//   (or the schedule).
+import * as z from 'zod/mini'
+import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
+import { bearer, type CallSpec, doc, fields, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
+import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
+import { isHttpUrl } from './questions.ts'
 
-export const ORG_CALLS = {} as const satisfies Record<string, CallSpec>
+export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
+
+/** The registration answers a student sends with register-for-event, create-team/ and join-team/, by question id. */
+export const answersField = z.optional(z.nullable(z.record(z.string(), z.unknown(), { error: 'answers must be an object of answers by question id' })))
+
+// ---- Limits of an event's fields (the console's forms show them) ----
+
+export const EVENT_LIMITS = {
+  name: 120,
+  description: 500,
+  long_description: 20_000,
+  venue: 200,
+  url: 2_000,
+  dates: 30,
+  tags: 20,
+  tag: 40,
+  fee: 1_000_000,
+  ppt: 100,
+  ticket_count: 1_000_000,
+  questions: 20,
+  question_label: 200,
+  options: 50,
+  option: 200,
+  question_id: 40,
+} as const
+
+/** The steps of a schedule in the order they happen, with the state each starts. */
+export const SCHEDULE_STEPS = [
+  ['registration_opens_at', 'REGISTRATION_OPEN'],
+  ['registration_closes_at', 'REGISTRATION_CLOSED'],
+  ['tickets_open_at', 'TICKET_OPEN'],
+  ['tickets_close_at', 'TICKET_CLOSED'],
+  ['starts_at', 'ONGOING'],
+  ['ends_at', 'COMPLETED'],
+] as const
+
+export type ScheduleKey = (typeof SCHEDULE_STEPS)[number][0]
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i
+
+/** Whether a string is an ISO-8601 date-time with an offset (or Z) naming a real instant. */
+export const isIsoDateTime = (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s))
+
+/** An image address: an absolute http(s) URL or one of this server's uploads (`/uploads/...`). */
+export const isImageUrl = (s: string) => isHttpUrl(s) || /^\/uploads\/[A-Za-z0-9._-]+$/.test(s)
+
+// ---- Field schemas (each message names the field) ----
+
+const req = (field: string) => `${field} is a required field`
+
+function text(field: string, max: number, options: { required?: boolean } = {}) {
+  return z.string({ error: (iss) => (missing(iss.input) && options.required ? req(field) : `${field} must be text`) }).check(
+    z.refine((s) => !options.required || s.trim().length > 0, req(field)),
+    z.maxLength(max, `${field} must be at most ${max} characters`),
+  )
+}
+
+function wholeNumber(field: string, min: number, max: number) {
+  const message = `${field} must be a whole number from ${min} to ${max}`
+  return z.int({ error: message }).check(z.gte(min, message), z.lte(max, message))
+}
+
+function flag(field: string) {
+  return z.boolean({ error: `${field} must be true or false` })
+}
+
+/** A nullable link (null or '' clears it). */
+function link(field: string, check: (s: string) => boolean, what: string) {
+  const message = `${field} must be ${what}`
+  return z.pipe(
+    z.nullable(z.string({ error: message }).check(z.maxLength(EVENT_LIMITS.url, `${field} must be at most ${EVENT_LIMITS.url} characters`))),
+    z.transform((s: string | null, ctx) => {
+      const v = s?.trim() ?? ''
+      if (v === '') return null
+      if (check(v)) return v
+      ctx.issues.push({ code: 'custom', input: s, message })
+      return z.NEVER
+    }),
+  )
+}
+
+function dateTime(field: string) {
+  const message = `${field} must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30`
+  return z.string({ error: message }).check(z.refine(isIsoDateTime, message))
+}
+
+const nullableDateTime = (field: string) =>
+  z.pipe(
+    z.optional(
+      z.nullable(z.union([z.literal(''), dateTime(field)], { error: `${field} must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30` })),
+    ),
+    z.transform((s) => (s ? s : null)),
+  )
+
+/** The schedule as an organiser sends it: every step optional (missing or null: no such step), in order. */
+export const scheduleInput = z.pipe(
+  z.transform((body: unknown) => (body === null || body === undefined ? {} : body)),
+  z
+    .object(
+      Object.fromEntries(SCHEDULE_STEPS.map(([key]) => [key, nullableDateTime(`schedule.${key}`)])) as Record<ScheduleKey, ReturnType<typeof nullableDateTime>>,
+      { error: 'schedule must be an object of date-times' },
+    )
+    .check(
+      z.superRefine((s, ctx) => {
+        let last: [string, number] | null = null
+        for (const [key] of SCHEDULE_STEPS) {
+          const value = s[key]
+          if (!value) continue
+          const t = Date.parse(value)
+          if (last && t <= last[1]) {
+            ctx.addIssue({ code: 'custom', input: value, path: [key], message: `schedule.${key} must be after schedule.${last[0]}` })
+            return
+          }
+          last = [key, t]
+        }
+      }),
+    ),
+)
+
+const QUESTION_ID = /^[A-Za-z0-9_-]{1,40}$/
+
+/** A registration question as an organiser sends it (`id` optional: the server names new ones). */
+export const questionInput = z
+  .object(
+    {
+      id: z.optional(z.string({ error: 'questions: id must be text' }).check(z.regex(QUESTION_ID, 'questions: id must be 1 to 40 letters, digits, - or _'))),
+      label: text('questions: label', EVENT_LIMITS.question_label, { required: true }),
+      kind: z.enum(QUESTION_KINDS, { error: `questions: kind must be one of ${QUESTION_KINDS.join(', ')}` }),
+      options: z.optional(
+        z
+          .array(text('questions: option', EVENT_LIMITS.option, { required: true }), { error: 'questions: options must be a list of texts' })
+          .check(z.maxLength(EVENT_LIMITS.options, `questions: at most ${EVENT_LIMITS.options} options`)),
+      ),
+      required: z.optional(flag('questions: required')),
+    },
+    { error: 'questions must be a list of questions' },
+  )
+  .check(
+    z.superRefine((q, ctx) => {
+      const options = q.options ?? []
+      if (q.kind === 'CHOICE' && options.length < 2)
+        ctx.addIssue({ code: 'custom', input: q, path: ['options'], message: `questions: '${q.label}' needs at least two options` })
+      if (new Set(options.map((o) => o.trim())).size !== options.length)
+        ctx.addIssue({ code: 'custom', input: q, path: ['options'], message: `questions: '${q.label}' has the same option twice` })
+    }),
+  )
+
+/**
+ * What an organiser sends to create (no `id`) or update (`id`) an event. Every field is optional here: on create
+ * the server requires `name` and `organizer_id` (messages as below) and fills the rest with defaults; on update
+ * only the fields sent change. Cross-field rules the server checks against the stored event too: min_ppt ≤ ma_ppt,
+ * an EXTERNAL event has a link, ticket_count ≥ tickets_sold (409), council and parent among the caller's (403).
+ */
+export const eventInputShape = {
+  id: z.optional(positiveId('id')),
+  name: z.optional(text('name', EVENT_LIMITS.name, { required: true })),
+  description: z.optional(text('description', EVENT_LIMITS.description)),
+  long_description: z.optional(text('long_description', EVENT_LIMITS.long_description)),
+  event_page_image_url: z.optional(link('event_page_image_url', isImageUrl, 'an http(s) address or an uploaded image')),
+  banner_url: z.optional(link('banner_url', isImageUrl, 'an http(s) address or an uploaded image')),
+  dates: z.optional(
+    z
+      .array(dateTime('dates'), { error: 'dates must be a list of date-times' })
+      .check(z.maxLength(EVENT_LIMITS.dates, `dates must have at most ${EVENT_LIMITS.dates} entries`)),
+  ),
+  venue: z.optional(text('venue', EVENT_LIMITS.venue)),
+  tags: z.optional(
+    z
+      .array(text('tags', EVENT_LIMITS.tag, { required: true }), { error: 'tags must be a list of texts' })
+      .check(z.maxLength(EVENT_LIMITS.tags, `tags must have at most ${EVENT_LIMITS.tags} entries`)),
+  ),
+  organizer_id: z.optional(positiveId('organizer_id')),
+  parent_id: z.optional(z.nullable(positiveId('parent_id'))),
+  fee: z.optional(wholeNumber('fee', 0, EVENT_LIMITS.fee)),
+  ma_ppt: z.optional(wholeNumber('ma_ppt', 1, EVENT_LIMITS.ppt)),
+  min_ppt: z.optional(wholeNumber('min_ppt', 1, EVENT_LIMITS.ppt)),
+  registration_type: z.optional(z.enum(REGISTRATION_TYPES, { error: `registration_type must be one of ${REGISTRATION_TYPES.join(', ')}` })),
+  external_registration_link: z.optional(link('external_registration_link', isHttpUrl, 'an http(s) address')),
+  start_in_event_activity: z.optional(flag('start_in_event_activity')),
+  in_event_activity: z.optional(link('in_event_activity', isHttpUrl, 'an http(s) address')),
+  is_ticket_feature_enabled: z.optional(flag('is_ticket_feature_enabled')),
+  ticket_count: z.optional(wholeNumber('ticket_count', 0, EVENT_LIMITS.ticket_count)),
+  schedule: z.optional(scheduleInput),
+  questions: z.optional(
+    z.array(questionInput, { error: 'questions must be a list of questions' }).check(
+      z.maxLength(EVENT_LIMITS.questions, `questions: at most ${EVENT_LIMITS.questions}`),
+      z.refine((qs) => {
+        const ids = qs.flatMap((q) => (q.id ? [q.id] : []))
+        return new Set(ids).size === ids.length
+      }, 'questions: two questions have the same id'),
+    ),
+  ),
+}
+
+/** The cross-field rules checkable from the input alone (the form's and the server's first pass). */
+export const eventInput = z.object(eventInputShape).check(
+  z.superRefine((e, ctx) => {
+    if (e.min_ppt !== undefined && e.ma_ppt !== undefined && e.min_ppt > e.ma_ppt)
+      ctx.addIssue({ code: 'custom', input: e.min_ppt, path: ['min_ppt'], message: 'min_ppt must not be more than ma_ppt' })
+    if (e.registration_type === 'EXTERNAL' && e.external_registration_link === null)
+      ctx.addIssue({
+        code: 'custom',
+        input: null,
+        path: ['external_registration_link'],
+        message: 'external_registration_link is required for an EXTERNAL registration',
+      })
+  }),
+)
+
+/** The organiser's own messages for the rules the server checks against the stored event. */
+export const ORG_MESSAGES = {
+  nameRequired: req('name'),
+  organizerRequired: req('organizer_id'),
+  minAboveMax: 'min_ppt must not be more than ma_ppt',
+  externalLink: 'external_registration_link is required for an EXTERNAL registration',
+  parentSelf: 'parent_id must name another event, not this one or one of its sub-events',
+} as const
+
+// ---- Answers ----
+
+export const ratingsCounts = z.object({ count: z.int(), average: z.nullable(z.number()), by_star: z.array(z.int()) })
+
+export const eventCounts = doc(
+  z.object({
+    registered: z.int(),
+    teams: z.int(),
+    tickets_sold: z.int(),
+    checked_in: z.int(),
+    /** Students waiting for a ticket (0 until the waitlist exists). */
+    waitlist: z.int(),
+    ratings: ratingsCounts,
+  }),
+  { id: 'EventCounts' },
+)
+
+const { state: _state, ...eventFieldsButState } = eventFields
+
+export const orgEvent = doc(
+  z.object({
+    ...eventFieldsButState,
+    state: z.enum(ALL_EVENT_STATES),
+    long_description: z.string(),
+    questions: z.array(question),
+    counts: eventCounts,
+  }),
+  { id: 'OrgEvent', description: 'An event as its organisers see it: every state including DRAFT, with live counts.' },
+)
+
+export const orgPerson = doc(z.object({ id: z.int(), name: z.string(), email: z.string() }), { id: 'OrgPerson' })
+
+export const participantRow = doc(
+  z.object({
+    user: z.object({
+      id: z.int(),
+      name: z.string(),
+      email: z.string(),
+      roll_number: z.nullable(z.string()),
+      phone_number: z.nullable(z.string()),
+      branch: z.nullable(z.string()),
+      year: z.nullable(z.int()),
+    }),
+    team: z.nullable(z.object({ id: z.int(), name: z.string() })),
+    registered_at: z.string(),
+    ticket_collected: z.boolean(),
+    ticket_code: z.nullable(z.string()),
+    checked_in_at: z.nullable(z.string()),
+    rating: z.nullable(z.int()),
+    waitlist_position: z.nullable(z.int()),
+    /** The registration answers, by question id. */
+    answers: z.record(z.string(), z.string()),
+  }),
+  { id: 'ParticipantRow' },
+)
+
+export const councilWithOrganizers = doc(z.object({ ...council.shape, organizers: z.array(orgPerson) }), { id: 'ManagedCouncil' })
+
+export const auditEntry = doc(
+  z.object({
+    id: z.int(),
+    at: z.string(),
+    actor_id: z.nullable(z.int()),
+    actor_kind: z.enum(['user', 'scheduler', 'cli']),
+    actor_name: z.nullable(z.string()),
+    action: z.string(),
+    council_id: z.nullable(z.int()),
+    event_id: z.nullable(z.int()),
+    before: z.unknown(),
+    after: z.unknown(),
+  }),
+  { id: 'AuditEntry' },
+)
+
+const email = z.pipe(
+  z.string({ error: 'email must be an e-mail address' }).check(
+    z.maxLength(320, 'email must be an e-mail address'),
+    z.refine((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim()), 'email must be an e-mail address'),
+  ),
+  z.transform((s) => s.trim().toLowerCase()),
+)
+
+const removeFlag = z.optional(flag('remove'))
+
+export const councilInputShape = {
+  id: z.optional(positiveId('id')),
+  name: z.optional(text('name', 120, { required: true })),
+  photo_url: z.optional(link('photo_url', isImageUrl, 'an http(s) address or an uploaded image')),
+  phone_number: z.optional(
+    z.pipe(
+      z.nullable(z.string({ error: 'phone_number must be text' }).check(z.maxLength(32, 'phone_number must be at most 32 characters'))),
+      z.transform((s) => (s?.trim() ? s.trim() : null)),
+    ),
+  ),
+  email: z.optional(z.nullable(z.union([z.literal(''), email], { error: 'email must be an e-mail address' }))),
+}
+
+/** The id in /org/p/event/{id}/participants.csv: anything that names no event answers 404. */
+export const csvPathId = doc(
+  z.pipe(
+    z.string(),
+    z.transform((raw) => (/^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_ID ? Number(raw) : null)),
+  ),
+  { pattern: '^\\d{1,10}$', description: 'The event id; anything that names no event answers 404.' },
+)
+
+/** The largest image /org/p/upload takes. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+
+export const ORG_CALLS = {
+  orgEvents: {
+    method: 'POST',
+    path: '/org/p/events',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary:
+      'Every event the caller manages (organisers: their councils’; admins: all), every state including DRAFT, with live counts. 403 without an organiser role.',
+    body: noFields,
+    answers: { 200: ok({ events: z.array(orgEvent) }), ...bearer(403) },
+  },
+  orgEventSave: {
+    method: 'POST',
+    path: '/org/p/event/save',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Creates (no id; starts as DRAFT) or updates (id; only the fields sent) an event of a council the caller manages.',
+    body: fields(eventInputShape),
+    answers: { 200: ok({ event: orgEvent }), ...bearer(403, 404, 409) },
+  },
+  orgEventState: {
+    method: 'POST',
+    path: '/org/p/event/state',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Moves an event to any of the eight states by hand; the schedule’s steps already passed are not replayed.',
+    body: fields({
+      event_id: positiveId('event_id'),
+      state: z.enum(ALL_EVENT_STATES, { error: (iss) => (missing(iss.input) ? req('state') : `state must be one of ${ALL_EVENT_STATES.join(', ')}`) }),
+    }),
+    answers: { 200: ok({ event: orgEvent }), ...bearer(403, 404) },
+  },
+  orgUpload: {
+    method: 'POST',
+    path: '/org/p/upload',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary:
+      'multipart/form-data with one image (JPEG, PNG or WebP, at most 5 MB): re-encoded as WebP in two widths; answers the details one’s url (`/uploads/<name>.webp`); the card one is the sibling `/uploads/<name>-card.webp`.',
+    answers: { 200: ok({ url: z.string() }), ...bearer(403) },
+  },
+  orgParticipants: {
+    method: 'POST',
+    path: '/org/p/event/participants',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Everyone registered for the event, with team, ticket, check-in, rating and registration answers.',
+    body: fields({ event_id: positiveId('event_id') }),
+    answers: { 200: ok({ participants: z.array(participantRow), questions: z.array(question) }), ...bearer(403, 404) },
+  },
+  orgParticipantsCsv: {
+    method: 'GET',
+    path: '/org/p/event/:id/participants.csv',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'The participants as CSV: UTF-8 with BOM, formula-safe cells, a column per registration question; streamed.',
+    params: z.object({ id: csvPathId }),
+    answers: { 200: { description: 'The participants as CSV.', content: { 'text/csv': { schema: z.string() } } }, ...bearer(403, 404) },
+  },
+  orgEventStaff: {
+    method: 'POST',
+    path: '/org/p/event/staff',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Adds (or with remove: true removes) a door volunteer by e-mail; without email only lists them. The user must have signed in once (404).',
+    body: fields({ event_id: positiveId('event_id'), email: z.optional(email), remove: removeFlag }),
+    answers: { 200: ok({ staff: z.array(orgPerson) }), ...bearer(403, 404) },
+  },
+  orgCouncilOrganizers: {
+    method: 'POST',
+    path: '/org/p/council/organizers',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Admins only: adds (or with remove: true removes) an organiser of a council by e-mail; without email only lists them.',
+    body: fields({ council_id: positiveId('council_id'), email: z.optional(email), remove: removeFlag }),
+    answers: { 200: ok({ organizers: z.array(orgPerson) }), ...bearer(403, 404) },
+  },
+  orgCouncilSave: {
+    method: 'POST',
+    path: '/org/p/council/save',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Admins only: creates (no id; name required) or updates (id; only the fields sent) a council.',
+    body: fields(councilInputShape),
+    answers: { 200: ok({ council }), ...bearer(403, 404) },
+  },
+  orgCouncils: {
+    method: 'POST',
+    path: '/org/p/councils',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'The councils the caller manages (every council for an admin), each with its organisers. 403 without an organiser role.',
+    body: noFields,
+    answers: { 200: ok({ councils: z.array(councilWithOrganizers) }), ...bearer(403) },
+  },
+  orgAudit: {
+    method: 'POST',
+    path: '/org/p/audit',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary: 'Admins only: the audit log, newest first, 100 a page (`before`: an entry id to read on from), of one event with event_id.',
+    body: fields({ event_id: z.optional(positiveId('event_id')), before: z.optional(positiveId('before')) }),
+    answers: { 200: ok({ entries: z.array(auditEntry) }), ...bearer(403) },
+  },
+} as const satisfies Record<string, CallSpec>

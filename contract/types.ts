@@ -20,6 +20,19 @@ export type EventsByState = z.output<typeof api.eventsByState>
 export type MyEvent = z.output<typeof api.myEvent>
 export type Council = z.output<typeof api.council>
 export type ApiError = z.output<typeof api.apiError>
+
+// Part 2, the organiser console (contract/org.ts).
+import type * as org from './org.ts'
+export type OrgEvent = z.output<typeof org.orgEvent>
+export type EventCounts = z.output<typeof org.eventCounts>
+/** What the console sends to /org/p/event/save (before the server's defaults). */
+export type EventInput = z.input<typeof org.eventInput>
+export type ScheduleInput = z.input<typeof org.scheduleInput>
+export type QuestionInput = z.input<typeof org.questionInput>
+export type ParticipantRow = z.output<typeof org.participantRow>
+export type OrgPerson = z.output<typeof org.orgPerson>
+export type ManagedCouncil = z.output<typeof org.councilWithOrganizers>
+export type AuditEntry = z.output<typeof org.auditEntry>
 export type DoorEvent = z.output<typeof door.doorEvent>
 export type DoorTicket = z.output<typeof door.doorTicket>
 export type Attendee = z.output<typeof door.attendee>

@@ -26,7 +26,13 @@ import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
 import teamRoutes from './routes/teams.ts'
 import councilRoutes from './routes/councils.ts'
+import orgRoutes from './routes/org.ts'
+import scheduler from './plugins/scheduler.ts'
+import { uploads, uploadsDirOf } from './plugins/uploads.ts'
+import { around } from './plugins/around.ts'
+import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 import doorRoutes from './routes/door.ts'
+import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
 
 export const BODY_LIMIT = 16 * 1024
 export const API_PREFIX = '/api/v1'
@@ -46,6 +52,10 @@ export interface AppOptions {
   overload?: Partial<OverloadOptions>
   /** Test hook: sees every route as it is registered (the OpenAPI coverage test). */
   onRoute?: (route: RouteOptions) => void
+  /** The scheduler of event states (server/plugins/scheduler.ts); `false` turns it off. */
+  scheduler?: false | { intervalMs?: number }
+  /** The waitlist/push tick's period (ms); `false`: no timer (tests call app.aroundJobs.tick()). */
+  aroundIntervalMs?: number | false
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -72,7 +82,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies (server/config.ts): otherwise any client could choose the address
+    // every per-address limit counts it under. The address a proxy hands over is checked again (clientAddress).
+    // A hop count is given as a function: Fastify treats a bare number as "trust nobody" (it cannot check the
+    // peer), so with a count the instances must be reachable only through the proxies (docs/deployment.md).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Requests during shutdown get 503 from plugins/overload.ts, in the JSON error shape with Retry-After.
     return503OnClosing: false,
     // A URL Fastify cannot decode is answered before routing, outside the error handler (found by the fuzz test).
@@ -98,6 +112,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository)
+  await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
+  await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   // Signs cookies (the sign-in state) and is never the JWT secret itself.
   await app.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
@@ -111,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
       await api.register(serverRoutes)
       await api.register(authRoutes, { config })
+      await api.register(publicFeedRoutes, { config, secret })
       // Every /p/ call: the bearer check, registered once for all of them.
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', signedIn.authenticate)
@@ -118,15 +135,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
+        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
+        await signedIn.register(aroundSignedInRoutes)
         await signedIn.register(doorRoutes)
+        await signedIn.register(feedRoutes, { config, secret })
       })
+      await api.register(aroundPublicRoutes)
     },
     { prefix: API_PREFIX },
   )
   await app.register(apiDocs)
+  await app.register(uploads, { dir: uploadsDirOf(config) })
   await app.register(staticApp, { staticDir: config.staticDir })
 
   return app as unknown as FastifyInstance
+}
+
+/** Trust the nearest `hops` addresses (the socket's peer is hop 0): the client is the next one back. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops
 }
 
 /** The limits with the per-minute overrides of the configuration (RATE_LIMIT_WRITES, _SIGN_IN, _REFRESH). */
@@ -137,5 +164,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
     door: base.door,
+    feeds: base.feeds,
   }
 }

@@ -1,4 +1,11 @@
 // Configuration from the environment (API.md "Configuration"), read once at start.
+import { isIP } from 'node:net'
+
+/**
+ * Whom the app believes about the client address (X-Forwarded-For): nobody (`false`, the default: the socket's
+ * address is the client's), the last N hops, or the proxies at these addresses / CIDR ranges.
+ */
+export type TrustProxy = false | number | string[]
 export interface Config {
   port: number
   appUrl: string
@@ -17,6 +24,56 @@ export interface Config {
   rateLimits?: { writes?: number; signIn?: number; refresh?: number }
   /** Requests in flight per instance before 503 (MAX_IN_FLIGHT). */
   maxInFlight?: number
+  /** The scheduler's longest wait between ticks, ms (SCHEDULER_INTERVAL_MS, default 1000; 0 turns it off). */
+  schedulerIntervalMs?: number
+  /** Where uploaded images are stored (UPLOADS_DIR, default DATA_DIR/uploads). */
+  uploadsDir?: string
+  /** TRUST_PROXY (docs/deployment.md "Proxy"): off unless set. */
+  trustProxy: TrustProxy
+  /** Minutes a freed place is held for the first on the waitlist (WAITLIST_HOLD_MINUTES, default 30). */
+  waitlistHoldMinutes?: number
+  /** Web Push keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT): required in production; elsewhere generated into DATA_DIR. */
+  vapid?: { publicKey: string; privateKey: string; subject?: string }
+}
+
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true
+  const [address, bits, ...rest] = entry.split('/')
+  if (rest.length > 0) return false
+  const kind = isIP(address)
+  if (kind === 0) return false
+  if (bits === undefined) return true
+  if (!/^[0-9]{1,3}$/.test(bits)) return false
+  return Number(bits) <= (kind === 4 ? 32 : 128)
+}
+
+/**
+ * TRUST_PROXY: unset, empty, `false`, `0` or `off` trusts no proxy; a whole number is the count of proxies in
+ * front of the app (the client is that many hops back in X-Forwarded-For); otherwise a comma-separated list of
+ * proxy addresses or CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`). `true` (trust every hop, i.e. any
+ * client) is refused.
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim()
+  if (value === '' || /^(false|off|no|0)$/i.test(value)) return false
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value)
+    if (hops > 10) throw new Error(`TRUST_PROXY must be a hop count from 1 to 10 or a list of proxy addresses, not "${raw}"`)
+    return hops
+  }
+  if (/^(true|on|yes|\*)$/i.test(value)) {
+    throw new Error(
+      `TRUST_PROXY="${raw}" would believe any client's X-Forwarded-For: give the number of proxies in front of the app (e.g. 1) or their addresses (e.g. 10.0.0.5,10.0.0.6).`,
+    )
+  }
+  const entries = value.split(',').map((e) => e.trim())
+  const bad = entries.filter((e) => !proxyAddress(e))
+  if (bad.length > 0) {
+    throw new Error(`TRUST_PROXY must be a hop count or a comma-separated list of IP addresses or CIDR ranges; not an address: "${bad[0].slice(0, 60)}"`)
+  }
+  return entries
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -43,6 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are required in production (NODE_ENV=production).')
   }
   if (production && !env.JWT_SECRET) throw new Error('JWT_SECRET is required in production (NODE_ENV=production).')
+  if (production && !(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY)) {
+    throw new Error(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (NODE_ENV=production): generate them with `npx web-push generate-vapid-keys`.',
+    )
+  }
   return {
     port,
     appUrl: (env.APP_URL || `http://localhost:${port}`).replace(/\/$/, ''),
@@ -64,5 +126,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refresh: positiveInt(env, 'RATE_LIMIT_REFRESH'),
     },
     maxInFlight: positiveInt(env, 'MAX_IN_FLIGHT'),
+    uploadsDir: env.UPLOADS_DIR || `${(env.DATA_DIR || './data').replace(/\/+$/, '')}/uploads`,
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS === '0' ? 0 : positiveInt(env, 'SCHEDULER_INTERVAL_MS'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    waitlistHoldMinutes: positiveInt(env, 'WAITLIST_HOLD_MINUTES'),
+    vapid:
+      env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT || undefined }
+        : undefined,
   }
 }

@@ -20,14 +20,16 @@ const path = location.pathname
 // Signing in or out needs neither call; getting-started needs the user only.
 if (token && !/^\/(login|logout)(\/|$)/.test(path)) {
   const host = (import.meta.env.VITE_API_HOST ?? '').replace(/\/+$/, '')
-  const call = (p: string) =>
+  const call = (p: string, body = 'true') =>
     fetch(`${host}/api/v1${p}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: 'true',
+      body,
     })
   const calls: EarlyCalls['calls'] = { '/user/p/me': call('/user/p/me') }
-  if (!path.startsWith('/getting-started')) calls['/event/p/get'] = call('/event/p/get')
+  // Home's events (issue 15): keyed by path and body, as the client looks it up.
+  const home = '{"scope":"home"}'
+  if (!path.startsWith('/getting-started')) calls[`/event/p/get${home}`] = call('/event/p/get', home)
   // An unhandled rejection (offline) would be logged before the app takes the promise over.
   for (const p of Object.values(calls)) p.catch(() => {})
   ;(globalThis as { __earlyCalls?: EarlyCalls }).__earlyCalls = { token, calls }

@@ -1,22 +1,15 @@
-// Entry: takes the tokens of a sign-in out of the address, starts the first screen's code and data at once
+// Entry: starts the first screen's code and data at once
 // (src/boot.ts has already sent the first calls), renders the app, retires the splash of index.html and
 // installs the service worker.
 import { render } from 'preact'
 import { SPLASH_MS } from '../contract/constants.ts'
 import { App } from './app.tsx'
-import { lastKnown } from './api/calls.ts'
 import { matchRoute, preloadRoute } from './routes.ts'
-import { parseAuthReturn, session } from './stores/session.ts'
+import { session } from './stores/session.ts'
 import './stores/connection.ts'
 
-// The sign-in callback lands on /login#accessToken=…&refreshToken=… : store them and take them out of the
-// address (and so out of history) before anything renders, then start at /.
-const back = location.pathname === '/login' ? parseAuthReturn(location.hash, location.search) : null
-if (back && 'accessToken' in back) {
-  lastKnown.clear() // another student's last known data must never show
-  session.signIn(back.accessToken, back.refreshToken)
-  history.replaceState(null, '', '/')
-}
+// The sign-in callback lands on /login#accessToken=…&refreshToken=…&state=… : the login screen checks it is the
+// answer to a sign-in this browser started (stores/session-flows.ts) and takes it out of the address.
 
 // Code and data of the first screen, side by side with the first render. The mark is what `npm run bench:load`
 // reads as "code and data ready".
@@ -33,6 +26,12 @@ if (first?.layout !== false) {
 const preloadFromLink = (event: Event) => preloadRoute((event.target as Element | null)?.closest?.('a[href]')?.getAttribute('href'))
 // pointerdown covers fingers, mice and pens alike (every phone browser has Pointer Events).
 addEventListener('pointerdown', preloadFromLink, { passive: true, capture: true })
+
+// The offline tickets (stores/offline-tickets.ts), fetched ahead in the background once the first screen has had
+// the network to itself.
+const offlineTickets = () => setTimeout(() => import('./stores/offline-tickets.ts').catch(() => {}), 2000)
+if (document.readyState === 'complete') offlineTickets()
+else addEventListener('load', offlineTickets, { once: true })
 
 // test/e2e/update.spec.ts builds two versions told apart by VITE_BUILD_ID; unset (every real build), the
 // minifier drops this line.

@@ -41,6 +41,8 @@ export const routes: RouteEntry[] = [
   { path: '/getting-started', layout: false, component: page(() => import('./pages/getting-started/index.tsx')) },
   { path: '/login', layout: false, component: page(() => import('./pages/login/index.tsx')) },
   { path: '/logout', layout: false, component: page(() => import('./pages/logout/index.tsx')) },
+  // The organiser console: one route for all of /manage, which picks its lazy screen itself (pages/manage).
+  { path: '/manage/:rest*', layout: true, component: page(() => import('./pages/manage/index.tsx')) },
   { path: '/door', layout: false, component: page(() => import('./pages/door/index.tsx')) },
 ]
 

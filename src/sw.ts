@@ -19,11 +19,29 @@ interface FetchEvent extends ExtendableEvent {
   request: Request
   respondWith(response: Response | Promise<Response>): void
 }
+interface PushEvent extends ExtendableEvent {
+  data: { json(): unknown; text(): string } | null
+}
+interface NotificationEvent extends ExtendableEvent {
+  notification: { data: unknown; close(): void }
+}
+interface WindowClient {
+  url: string
+  focus(): Promise<WindowClient>
+  navigate(url: string): Promise<WindowClient | null>
+}
 declare const self: {
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void
+  addEventListener(type: 'push', listener: (event: PushEvent) => void): void
+  addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void
   skipWaiting(): Promise<void>
-  clients: { claim(): Promise<void> }
+  clients: {
+    claim(): Promise<void>
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>
+    openWindow(url: string): Promise<WindowClient | null>
+  }
+  registration: { showNotification(title: string, options: { body?: string; tag?: string; data?: unknown; icon?: string }): Promise<void> }
   location: Location
 }
 export {} // a module, so `self` above is this file's own declaration, not the DOM one (vite.config.ts strips it)
@@ -95,3 +113,42 @@ async function fromImages(request: Request): Promise<Response> {
   }
   return fresh
 }
+
+// ---- Push notifications (issue 13): {title, body, url, tag} from the server (server/push/sender.ts) ----
+
+self.addEventListener('push', (event) => {
+  let message: { title?: unknown; body?: unknown; url?: unknown; tag?: unknown } = {}
+  try {
+    message = (event.data?.json() ?? {}) as typeof message
+  } catch {
+    message = { body: event.data?.text() }
+  }
+  const title = typeof message.title === 'string' && message.title ? message.title : 'Campus events'
+  // Only paths of this app are opened on a tap.
+  const url = typeof message.url === 'string' && message.url.startsWith('/') && !message.url.startsWith('//') ? message.url : '/'
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof message.body === 'string' ? message.body : undefined,
+      tag: typeof message.tag === 'string' ? message.tag : undefined,
+      icon: '/icons/icon-192.png',
+      data: { url },
+    }),
+  )
+})
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  const path = (event.notification.data as { url?: string } | null)?.url ?? '/'
+  const target = new URL(path, self.location.origin).href
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin)
+      if (open) {
+        await open.focus()
+        if (open.url !== target) await open.navigate(target)
+        return
+      }
+      await self.clients.openWindow(target)
+    }),
+  )
+})

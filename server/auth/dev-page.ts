@@ -11,6 +11,8 @@ export interface DevForm {
   error?: string
   name?: string
   email?: string
+  /** The app's one-time sign-in value, posted back with the form and handed back beside the tokens. */
+  state?: string
 }
 
 // The app's colours, spacing and controls (src/styles/critical.css); the server does not import the SPA's files.
@@ -73,7 +75,7 @@ ${form.error ? `<p role="alert" id="dev-error"><strong>${escapeHtml(form.error)}
 <input id="dev-name" name="name" type="text" required maxlength="${NAME_MAX}" autocomplete="name" value="${escapeHtml(form.name ?? '')}"${form.error ? ' aria-describedby="dev-error"' : ''}></p>
 <p><label for="dev-email">E-mail</label>
 <input id="dev-email" name="email" type="email" required maxlength="${EMAIL_MAX}" autocomplete="email" value="${escapeHtml(form.email ?? '')}"></p>
-<button type="submit">Sign in</button>
+${form.state ? `<input type="hidden" name="state" value="${escapeHtml(form.state)}">\n` : ''}<button type="submit">Sign in</button>
 </form>
 </main>
 </body>

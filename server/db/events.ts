@@ -9,6 +9,8 @@ import type { Db } from './index.ts'
 import { councils, events, participants, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
+import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
+import { waitlistPlaceOf } from './waitlist.ts'
 
 type EventRow = typeof events.$inferSelect
 /** An event students may see: anything but a DRAFT (API.md Part 2: a draft exists only in the console). */
@@ -90,6 +92,7 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
       id: participants.id,
       eventId: participants.eventId,
       ticketCollected: participants.ticketCollected,
+      checkedInAt: participants.checkedInAt,
       createdAt: participants.createdAt,
       teamId: teams.id,
       teamName: teams.name,
@@ -102,8 +105,58 @@ async function participationsOf(db: Db, userId: number, eventIds?: number[]) {
     id: r.id,
     eventId: r.eventId,
     ticket_collected: r.ticketCollected,
+    checkedInAt: r.checkedInAt,
     team: r.teamId === null ? null : ({ id: r.teamId, name: r.teamName! } satisfies Teamlet),
   }))
+}
+
+/** The narrowing fields of POST /event/p/get (contract: listQuery); each absent field narrows nothing. */
+export interface EventListQuery {
+  scope?: 'home'
+  month?: string
+  parent_id?: number
+  mine?: boolean
+}
+
+/** What Home shows (SPEC §2): its sections read these states; past events only for "Your Tickets". */
+const HOME_STATES: EventState[] = ['UPCOMING', 'REGISTRATION_OPEN', 'TICKET_OPEN', 'ONGOING']
+
+/** A week either side of the month: the calendar's grid shows the neighbouring months' days of its weeks. */
+export function monthWindow(month: string): { from: string; to: string } {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  const day = (monthIndex: number, date: number) => {
+    const d = new Date(0)
+    d.setUTCFullYear(y, monthIndex, date) // not Date.UTC, which reads years 0-99 as 1900-1999
+    const year = d.getUTCFullYear()
+    // Past the four-digit years the dates are written in: before or after every date.
+    if (year < 0) return '0000'
+    if (year > 9999) return '9999-99'
+    const two = (n: number) => String(n).padStart(2, '0')
+    return `${String(year).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`
+  }
+  return { from: day(m - 1, 1 - 7), to: day(m, 1 + 7) }
+}
+
+/** The query's conditions on `events` (AND-ed with `published`). */
+function listFilters(userId: number, query: EventListQuery) {
+  const takesPart = (collected: boolean) =>
+    exists(
+      sql`(select 1 from ${participants} where ${participants.eventId} = ${events.id} and ${participants.userId} = ${userId}${
+        collected ? sql` and ${participants.ticketCollected}` : sql``
+      })`,
+    )
+  const filters = []
+  if (query.scope === 'home') {
+    filters.push(or(inArray(events.state, HOME_STATES), and(eq(events.state, 'TICKET_CLOSED'), takesPart(true))))
+  }
+  if (query.month !== undefined) {
+    // Dates are ISO-8601 strings in order: compared as text against the window's day keys (indexed, 0008).
+    const { from, to } = monthWindow(query.month)
+    filters.push(sql`(${events.dates}->>0) < ${to}`, sql`(${events.dates}->>-1) >= ${from}`)
+  }
+  if (query.parent_id !== undefined) filters.push(eq(events.parentId, query.parent_id))
+  if (query.mine === true) filters.push(takesPart(false))
+  return filters
 }
 
 export function eventsRepository(db: Db) {
@@ -119,24 +172,37 @@ export function eventsRepository(db: Db) {
   return {
     find,
 
-    /** Every event as a summary for the caller, grouped by state in SPEC order; a key only where non-empty. */
-    async listByState(userId: number): Promise<EventsByState> {
+    /**
+     * The events as summaries for the caller, grouped by state in SPEC order; a key only where non-empty. Without
+     * a query, every event; the query's fields narrow it (issue 15), each one a filter the indexes serve.
+     */
+    async listByState(userId: number, query: EventListQuery = {}): Promise<EventsByState> {
+      const narrowed = query.scope !== undefined || query.month !== undefined || query.parent_id !== undefined || query.mine !== undefined
       const [rows, mine] = await Promise.all([
         db
           .select({ event: events, organizer: organizerColumns })
           .from(events)
           .innerJoin(councils, eq(councils.id, events.organizerId))
-          .where(published)
+          .where(and(published, ...listFilters(userId, query)))
           .orderBy(asc(firstDate), asc(events.id)),
         participationsOf(db, userId),
       ])
-      // Every event is in the list, so the children come from the list itself: no third query.
-      const children = new Map<number, { id: number }[]>()
-      for (const { event } of rows) {
-        if (event.parentId === null) continue
-        const list = children.get(event.parentId) ?? []
-        list.push({ id: event.id })
-        children.set(event.parentId, list)
+      let children: Map<number, { id: number }[]>
+      if (narrowed) {
+        // A narrowed list does not hold every child: one more query, for the listed events' children only.
+        children = await childrenOf(
+          db,
+          rows.map((r) => r.event.id),
+        )
+      } else {
+        // Every event is in the list, so the children come from the list itself: no third query.
+        children = new Map()
+        for (const { event } of rows) {
+          if (event.parentId === null) continue
+          const list = children.get(event.parentId) ?? []
+          list.push({ id: event.id })
+          children.set(event.parentId, list)
+        }
       }
       const byEvent = new Map(mine.map((p) => [p.eventId, p]))
       const grouped: EventsByState = {}
@@ -175,7 +241,7 @@ export function eventsRepository(db: Db) {
           ...eventFields(row.event as PublishedRow, row.organizer, children.get(p.eventId) ?? []),
           Participant: { ticket_collected: p.ticket_collected, team: p.team },
         }
-        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event }]
+        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event, checked_in_at: iso(p.checkedInAt) }]
       })
     },
 
@@ -200,6 +266,7 @@ export function eventsRepository(db: Db) {
       ])
       if (!row) return null
       const team = mine?.teamId != null ? await loadTeam(db, mine.teamId) : null
+      const waitlist = mine && !mine.ticketCollected && row.event.state === 'TICKET_OPEN' ? await waitlistPlaceOf(db, eventId, userId) : null
       return {
         ...eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? []),
         long_description: row.event.longDescription,
@@ -212,7 +279,7 @@ export function eventsRepository(db: Db) {
               team,
               checked_in_at: iso(mine.checkedInAt),
               rating: mine.rating,
-              waitlist: null,
+              waitlist,
               answers: mine.answers ?? {},
             }
           : false,
@@ -220,15 +287,26 @@ export function eventsRepository(db: Db) {
       }
     },
 
-    /** Registers the caller for an individual event that is open for registration. */
-    async register(userId: number, eventId: number): Promise<Outcome> {
+    /** Registers the caller for an individual event that is open for registration, with their answers. */
+    async register(userId: number, eventId: number, given?: Record<string, unknown> | null): Promise<Outcome> {
+      // The answers are checked against the event's questions before anything is written (400 naming the question).
+      let answers: Record<string, string> = {}
+      const [asked] = await db
+        .select({ questions: events.questions, state: events.state, maPpt: events.maPpt })
+        .from(events)
+        .where(and(eq(events.id, eventId), published))
+      if (asked && asked.state === 'REGISTRATION_OPEN' && asked.maPpt === 1) {
+        const checked = checkAnswers(asked.questions as AskedQuestion[], given)
+        if ('error' in checked) return refused('invalidAnswer', checked.error)
+        answers = checked.answers
+      }
       // One statement: the row is written only if the event is open and individual, and the unique key on
       // (event, user) turns a second registration, however concurrent, into no row rather than a duplicate.
       // (Raw SQL: Drizzle's insert-from-select lists every column of the table.)
       const inserted = rowsOf(
         await db.execute(sql`
-          INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)})
-          SELECT ${events.id}, ${userId}::int FROM ${events}
+          INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}, ${sql.identifier(participants.answers.name)})
+          SELECT ${events.id}, ${userId}::int, ${JSON.stringify(answers)}::jsonb FROM ${events}
           WHERE ${events.id} = ${eventId} AND ${events.state} = 'REGISTRATION_OPEN' AND ${events.maPpt} = 1
           ON CONFLICT (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}) DO NOTHING
           RETURNING ${sql.identifier(participants.id.name)}`),
@@ -280,7 +358,7 @@ export function eventsRepository(db: Db) {
         .from(participants)
         .where(and(eq(participants.eventId, eventId), eq(participants.userId, userId)))
       if (!mine) return refused('notParticipant')
-      if (event.isTicketFeatureEnabled && !mine.ticket) return refused('noTicket')
+      if (event.isTicketFeatureEnabled && !mine.ticket) return refused('noTicketToRate')
       return refused('notCheckedInToRate')
     },
 

@@ -32,22 +32,53 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
+  // The organiser console (server/db/org.ts)
+  | 'notOrganiser'
+  | 'adminOnly'
+  | 'nameRequired'
+  | 'organizerRequired'
+  | 'councilNotFound'
+  | 'parentNotFound'
+  | 'parentSelf'
+  | 'minAboveMax'
+  | 'externalLinkMissing'
+  | 'ticketCountBelowSold'
+  | 'teamModeLocked'
+  | 'teamsTooBig'
+  | 'personNotFound'
+  // A registration answer that breaks its question's rule: the message (naming the question) rides along.
+  | 'invalidAnswer'
+  | 'releaseClosed'
+  | 'noTicket'
+  | 'alreadyCheckedIn'
+  | 'waitlistClosed'
+  | 'notSoldOut'
+  | 'notifyLimit'
   | 'notDoor'
   | 'doorClosed'
   | 'scanIdReused'
   | 'unknownTicket'
   | 'notCheckedIn'
-  | 'noTicket'
+  | 'noTicketToRate'
   | 'notCheckedInToRate'
+  | 'certificateNotReady'
+  | 'certificateNotCheckedIn'
+  | 'certificateCodesExhausted'
 
-export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal }
+/** `message`, when present, replaces the table's message (a refusal whose words depend on the data). */
+export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal; message?: string }
 
 export const done = <T>(value: T): Outcome<T> => ({ ok: true, value })
-export const refused = (refusal: Refusal): { ok: false; refusal: Refusal } => ({ ok: false, refusal })
+export const refused = (refusal: Refusal, message?: string): { ok: false; refusal: Refusal; message?: string } =>
+  message === undefined ? { ok: false, refusal } : { ok: false, refusal, message }
 
 /** Thrown inside a transaction to roll it back; `outcomeOf` turns it into a refusal at the repository's edge. */
 export class Refused extends Error {
-  constructor(readonly refusal: Refusal) {
+  constructor(
+    readonly refusal: Refusal,
+    /** The words to answer instead of the table's (see Outcome). */
+    readonly detail?: string,
+  ) {
     super(refusal)
   }
 }
@@ -56,7 +87,7 @@ export async function outcomeOf<T>(work: () => Promise<T>): Promise<Outcome<T>> 
   try {
     return done(await work())
   } catch (err) {
-    if (err instanceof Refused) return refused(err.refusal)
+    if (err instanceof Refused) return refused(err.refusal, err.detail)
     throw err
   }
 }

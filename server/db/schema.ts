@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -110,10 +111,16 @@ export const events = pgTable(
     /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
     questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
+    /** Raised by a trigger when what the calendar feed shows changes (migration 0009): SEQUENCE and LAST-MODIFIED. */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
+    calendarModifiedAt: timestamp('calendar_modified_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('events_parent').on(t.parentId),
     index('events_state').on(t.state),
+    // The calendar's month and the list order (migration 0008).
+    index('events_first_date').on(sql`(${t.dates}->>0)`, t.id),
+    index('events_last_date').on(sql`(${t.dates}->>-1)`),
     check('events_fee_nonnegative', sql`${t.fee} >= 0`),
     check('events_ma_ppt_positive', sql`${t.maPpt} >= 1`),
     check('events_min_ppt_within_max', sql`${t.minPpt} >= 1 AND ${t.minPpt} <= ${t.maPpt}`),
@@ -268,6 +275,76 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_event').on(t.eventId, t.id), index('audit_log_at').on(t.at)],
 )
 
+// ---- Around the event: waitlist and push (migration 0007) ----
+
+/** The waitlist of a sold-out event, in joining order (id); an offered row holds a freed place until it expires. */
+export const waitlist = pgTable(
+  'waitlist',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    offeredAt: timestamp('offered_at', { withTimezone: true }),
+    offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('waitlist_event_user').on(t.eventId, t.userId),
+    index('waitlist_user').on(t.userId),
+    index('waitlist_offer_expires').on(t.offerExpiresAt).where(sql`${t.offerExpiresAt} IS NOT NULL`),
+    check('waitlist_offer_pair', sql`(${t.offeredAt} IS NULL) = (${t.offerExpiresAt} IS NULL)`),
+    foreignKey({ name: 'waitlist_participant', columns: [t.eventId, t.userId], foreignColumns: [participants.eventId, participants.userId] })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
+  ],
+)
+
+/** A browser's Web Push subscription. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId)],
+)
+
+/** Notifications waiting to be sent by the push tick. */
+export const pushOutbox = pgTable('push_outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  url: text('url').notNull(),
+  tag: text('tag'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The reminder an hour before an event, sent once per event and start time. */
+export const eventReminders = pgTable(
+  'event_reminders',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.startsAt] })],
+)
+
 /**
  * Every scan a door device makes (issue 12), by the id the device gave it, with the server's first answer: a
  * repeated scan_id gets that answer again. `offline`: it came through /door/p/sync, `scanned_at` the device's time.
@@ -288,4 +365,36 @@ export const doorScans = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('door_scans_event_ticket').on(t.eventId, t.ticketCode)],
+)
+
+/**
+ * A student's personal calendar feed (migration 0009). The URL's secret is an HMAC of the server's secret over the
+ * user id and `nonce`, never stored; `secret_hash` (its SHA-256) finds the student from a URL. Rotating writes a
+ * new nonce and hash, so the old URL answers 404.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_secret_hash').on(t.secretHash)],
+)
+
+/** The verification code of a participant's certificate (migration 0009): random, made on the first download, stable. */
+export const certificates = pgTable(
+  'certificates',
+  {
+    participantId: integer('participant_id')
+      .primaryKey()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('certificates_code').on(t.code)],
 )

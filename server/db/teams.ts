@@ -5,6 +5,7 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm'
 import type { Team } from '../../contract/types.ts'
 import { INVITE_CODE_LENGTH } from '../../contract/constants.ts'
+import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
 import type { Db } from './index.ts'
 import { events, participants, teams, users } from './schema.ts'
 import { Refused, isUniqueViolation, outcomeOf, type Outcome } from './outcomes.ts'
@@ -35,7 +36,7 @@ export async function loadTeam(db: Db, teamId: number): Promise<Team | null> {
 
 async function eventOf(tx: Db, eventId: number) {
   const [event] = await tx
-    .select({ id: events.id, state: events.state, maPpt: events.maPpt })
+    .select({ id: events.id, state: events.state, maPpt: events.maPpt, questions: events.questions })
     .from(events)
     .where(and(eq(events.id, eventId), ne(events.state, 'DRAFT'))) // a draft is no event to a student
   if (!event) throw new Refused('eventNotFound')
@@ -51,9 +52,9 @@ async function isRegistered(tx: Db, eventId: number, userId: number) {
 }
 
 /** Inserts the participant row; the unique (event_id, user_id) key is the arbiter under concurrency. */
-async function addParticipant(tx: Db, eventId: number, userId: number, teamId: number) {
+async function addParticipant(tx: Db, eventId: number, userId: number, teamId: number, answers: Record<string, string> = {}) {
   try {
-    await tx.insert(participants).values({ eventId, userId, teamId })
+    await tx.insert(participants).values({ eventId, userId, teamId, answers })
   } catch (err) {
     if (isUniqueViolation(err, 'participants_event_user')) throw new Refused('alreadyRegistered')
     throw err
@@ -65,6 +66,15 @@ export interface CreateTeamInput {
   userId: number
   /** Already validated by `createTeamForm`; trimmed here. */
   name: string
+  /** The answers to the event's registration questions, by question id (checked here against the event's). */
+  answers?: Record<string, unknown> | null
+}
+
+/** The answers to store, or the refusal naming the first question answered wrongly (before anything is written). */
+function answersFor(event: { questions: unknown[] }, answers: Record<string, unknown> | null | undefined): Record<string, string> {
+  const checked = checkAnswers(event.questions as AskedQuestion[], answers)
+  if ('error' in checked) throw new Refused('invalidAnswer', checked.error)
+  return checked.answers
 }
 
 async function createTeam(db: Db, input: CreateTeamInput, generate: InviteCodeGenerator): Promise<Team> {
@@ -75,6 +85,7 @@ async function createTeam(db: Db, input: CreateTeamInput, generate: InviteCodeGe
     if (event.state !== 'REGISTRATION_OPEN') throw new Refused('createClosed')
     // A readable early answer; the unique key in addParticipant still decides when two requests race.
     if (await isRegistered(tx, event.id, input.userId)) throw new Refused('alreadyRegistered')
+    const answers = answersFor(event, input.answers)
 
     let teamId: number | undefined
     for (let attempt = 1; teamId === undefined; attempt++) {
@@ -93,7 +104,7 @@ async function createTeam(db: Db, input: CreateTeamInput, generate: InviteCodeGe
         if (attempt >= INVITE_CODE_TRIES) throw new Refused('codesExhausted')
       }
     }
-    await addParticipant(tx, event.id, input.userId, teamId)
+    await addParticipant(tx, event.id, input.userId, teamId, answers)
     return (await loadTeam(tx, teamId))!
   })
 }
@@ -103,6 +114,7 @@ export interface JoinTeamInput {
   userId: number
   /** Exactly 5 characters (joinTeamForm); compared case-sensitively. */
   code: string
+  answers?: Record<string, unknown> | null
 }
 
 async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
@@ -121,7 +133,7 @@ async function joinTeam(db: Db, input: JoinTeamInput): Promise<Team> {
     if (await isRegistered(tx, event.id, input.userId)) throw new Refused('alreadyRegistered')
     const [{ members }] = await tx.select({ members: sql<number>`count(*)::int` }).from(participants).where(eq(participants.teamId, team.id))
     if (members >= event.maPpt) throw new Refused('full')
-    await addParticipant(tx, event.id, input.userId, team.id)
+    await addParticipant(tx, event.id, input.userId, team.id, answersFor(event, input.answers))
     return (await loadTeam(tx, team.id))!
   })
 }

@@ -1,15 +1,26 @@
-// Overload protection (issue 6), kept in-house (no library caps requests in flight per instance and answers in
-// the API's error shape): past a number of requests in flight on this instance, or while the event
-// loop is stalled, answer 503 with Retry-After at once instead of queueing without end. The cap on requests
-// in flight also bounds the wait for a database connection: at most `maxInFlight` requests can queue for
-// the pool, so a slow database makes the next students retry instead of piling up sockets and memory.
+// Overload protection (issues 6 and 15), kept in-house (no library sheds load by queue delay per instance and
+// answers in the API's error shape): when requests have been waiting too long on this instance, or while the
+// event loop is stalled, answer 503 with Retry-After at once instead of queueing without end.
+// Shedding goes by queue delay (how long requests wait), not by a fixed count (issue 15 item 5): a burst the
+// server finishes in well under a second is served whole, however many requests it is; a queue that stands
+// (every request of the last interval took longer than `maxQueueDelayMs`) sheds the next arrivals until it
+// drains. As in CoDel, the measure is the shortest time a request took over the last interval, so one slow call
+// among fast ones sheds nothing. A high cap on requests in flight stays as a memory bound.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 
 export interface OverloadOptions {
-  /** Requests in flight on this instance beyond which new ones get 503. */
+  /** Requests in flight on this instance beyond which new ones get 503: a memory bound, far above a burst. */
   maxInFlight: number
+  /**
+   * Queue delay beyond which new requests get 503; 0 (or absent) turns the check off. The delay is the shortest
+   * time from arrival to answer among the requests answered over the last interval (`queueIntervalMs`); when
+   * none was answered while a queue waits (at least `QUEUE_MIN` in flight), the age of the oldest one.
+   */
+  maxQueueDelayMs?: number
+  /** The interval the queue delay is measured over; 100 ms when absent. */
+  queueIntervalMs?: number
   /**
    * Mean event-loop delay over the last second beyond which new requests get 503; 0 turns the check off.
    * The mean, not the max: one long synchronous step (a migration, an embedded-database query) must not
@@ -19,7 +30,10 @@ export interface OverloadOptions {
   retryAfterSeconds: number
 }
 
-export const OVERLOAD: OverloadOptions = { maxInFlight: 500, maxEventLoopDelayMs: 1000, retryAfterSeconds: 2 }
+export const OVERLOAD: OverloadOptions = { maxInFlight: 20_000, maxQueueDelayMs: 1000, queueIntervalMs: 100, maxEventLoopDelayMs: 1000, retryAfterSeconds: 2 }
+
+/** Fewer requests in flight than this are not a queue: one slow call with nothing answered beside it sheds nothing. */
+const QUEUE_MIN = 16
 
 export const overload = fp(
   async (app: FastifyInstance, options: OverloadOptions) => {
@@ -35,7 +49,28 @@ export const overload = fp(
       }, 1000)
       sampler.unref()
     }
-    const overloaded = () => inFlight >= options.maxInFlight || (options.maxEventLoopDelayMs > 0 && stalledMs > options.maxEventLoopDelayMs)
+
+    // Queue delay: arrival times of the requests in flight (insertion order is arrival order, so the first is
+    // the oldest), and the shortest time to answer over the current interval.
+    const maxQueueDelayMs = options.maxQueueDelayMs ?? 0
+    const arrivals = new Map<object, number>()
+    let shortestMs = Number.POSITIVE_INFINITY
+    let queueDelayMs = 0
+    let queueSampler: NodeJS.Timeout | undefined
+    if (maxQueueDelayMs > 0) {
+      queueSampler = setInterval(() => {
+        if (shortestMs !== Number.POSITIVE_INFINITY) queueDelayMs = shortestMs
+        else if (inFlight >= QUEUE_MIN) queueDelayMs = Date.now() - (arrivals.values().next().value ?? Date.now())
+        else queueDelayMs = 0
+        shortestMs = Number.POSITIVE_INFINITY
+      }, options.queueIntervalMs ?? 100)
+      queueSampler.unref()
+    }
+
+    const overloaded = () =>
+      inFlight >= options.maxInFlight ||
+      (maxQueueDelayMs > 0 && queueDelayMs > maxQueueDelayMs) ||
+      (options.maxEventLoopDelayMs > 0 && stalledMs > options.maxEventLoopDelayMs)
 
     // Shutting down (SIGTERM): requests that still arrive on open keep-alive connections get a proper 503 in
     // the API's error shape, with Retry-After and Connection: close, so the client retries on another instance.
@@ -55,7 +90,7 @@ export const overload = fp(
           .send({ error: true, message: 'The server is restarting. Please try again in a few seconds.' })
       }
       if (overloaded()) {
-        request.log.warn({ inFlight, eventLoopDelayMs: Math.round(stalledMs) }, 'overloaded: request refused with 503')
+        request.log.warn({ inFlight, queueDelayMs, eventLoopDelayMs: Math.round(stalledMs) }, 'overloaded: request refused with 503')
         return reply
           .status(503)
           .header('retry-after', String(options.retryAfterSeconds))
@@ -63,11 +98,24 @@ export const overload = fp(
       }
       inFlight += 1
       // 'close' fires once whether the answer was sent or the client went away, so the count cannot leak.
-      reply.raw.once('close', () => (inFlight -= 1))
+      if (maxQueueDelayMs > 0) {
+        const key = reply.raw
+        const arrived = Date.now()
+        arrivals.set(key, arrived)
+        key.once('close', () => {
+          inFlight -= 1
+          arrivals.delete(key)
+          const took = Date.now() - arrived
+          if (took < shortestMs) shortestMs = took
+        })
+      } else {
+        reply.raw.once('close', () => (inFlight -= 1))
+      }
     })
 
     app.addHook('onClose', async () => {
       if (sampler) clearInterval(sampler)
+      if (queueSampler) clearInterval(queueSampler)
       delay.disable()
     })
   },

@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import rateLimitPlugin, { type FastifyRateLimitStore, type RateLimitOptions } from '@fastify/rate-limit'
 import { tooManyRequests } from '../errors.ts'
+import { clientAddress } from './client-address.ts'
 
 export interface Rule {
   limit: number
@@ -23,6 +24,8 @@ export interface RateLimits {
   refresh: Rule
   /** The door's calls (check-in, sync, undo, the ticket list): per volunteer, a gate's pace in a rush. */
   door?: Rule
+  /** The calendar feed and the certificate check (public GETs): per client address; RATE_LIMITS' when not given. */
+  feeds?: Rule
 }
 
 export const RATE_LIMITS: RateLimits = {
@@ -30,6 +33,7 @@ export const RATE_LIMITS: RateLimits = {
   signIn: { limit: 60, windowSeconds: 60 },
   refresh: { limit: 300, windowSeconds: 60 },
   door: { limit: 600, windowSeconds: 60 },
+  feeds: { limit: 60, windowSeconds: 60 },
 }
 
 const DOOR_DEFAULT: Rule = { limit: 600, windowSeconds: 60 }
@@ -54,13 +58,14 @@ export const rateLimit = fp(
   async (app, { limits }: { limits: RateLimits | false }) => {
     const who = {
       writes: (r: FastifyRequest) => `user:${r.userId}`,
-      signIn: (r: FastifyRequest) => r.ip,
-      refresh: (r: FastifyRequest) => r.ip,
+      signIn: clientAddress,
+      refresh: clientAddress,
       door: (r: FastifyRequest) => `user:${r.userId}`,
+      feeds: clientAddress,
     }
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
-      const { limit, windowSeconds } = limits[bucket] ?? DOOR_DEFAULT
+      const { limit, windowSeconds } = limits[bucket] ?? RATE_LIMITS[bucket] ?? DOOR_DEFAULT
       return {
         max: limit,
         timeWindow: windowSeconds * 1000,
@@ -71,7 +76,7 @@ export const rateLimit = fp(
         onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
       }
     }
-    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh'), door: rule('door') })
+    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh'), door: rule('door'), feeds: rule('feeds') })
     if (!limits) return
 
     const inner = app.redis ? new RedisStore(false, false, app.redis, `${app.redisPrefix}rate:`) : new LocalStore(false, false, 10_000)

@@ -10,10 +10,14 @@ import { sessionsRepository, type SessionsRepository } from '../db/sessions.ts'
 import { councilsRepository, type CouncilsRepository } from '../db/councils.ts'
 import { rolesRepository, type RolesRepository } from '../db/roles.ts'
 import { auditRepository, type AuditRepository } from '../db/audit.ts'
+import { orgRepository, type OrgRepository } from '../db/org.ts'
+import { createLifecycle, type Lifecycle } from '../db/lifecycle.ts'
 import { doorRepository, type DoorRepository } from '../db/door.ts'
 import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
+import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
+import { randomCertificateCode } from '../feeds/secrets.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,9 +30,13 @@ declare module 'fastify' {
     councilsRepository: CouncilsRepository
     rolesRepository: RolesRepository
     auditRepository: AuditRepository
+    /** Event state changes (manual and scheduled), for listeners: see server/db/lifecycle.ts. */
+    lifecycle: Lifecycle
+    orgRepository: OrgRepository
     doorRepository: DoorRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
+    feedsRepository: FeedsRepository
   }
 }
 
@@ -52,9 +60,19 @@ export const repositories = [
   fp(
     async (app) =>
       void app.decorate(
+        'lifecycle',
+        createLifecycle((err) => app.log.error({ err }, 'a state-change listener failed')),
+      ),
+    { name: 'lifecycle' },
+  ),
+  fp(async (app) => void app.decorate('orgRepository', orgRepository(app.db, app.lifecycle)), { name: 'org-repository', dependencies: [...DB, 'lifecycle'] }),
+  fp(
+    async (app) =>
+      void app.decorate(
         'joinAttempts',
         app.redis ? redisAttemptLimiter(app.redis, JOIN_ATTEMPTS, `${app.redisPrefix}attempts:`) : databaseAttemptLimiter(app.db, JOIN_ATTEMPTS),
       ),
     { name: 'join-attempts', dependencies: [...DB, 'redis'] },
   ),
+  fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
 ]

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
+import { SIGN_IN_STATE } from '../../contract/constants.ts'
 import type { Config } from '../config.ts'
 import { notFound, unauthorized, badRequest } from '../errors.ts'
 import { domainAllowed, domainRefusal, googleSignIn, SignInError, type PendingSignIn } from '../auth/google.ts'
@@ -36,24 +37,30 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
       .header('referrer-policy', 'no-referrer')
       .redirect(`${config.appUrl}/login#${new URLSearchParams(fragment)}`, 302)
 
-  const signIn = async (request: FastifyRequest, reply: FastifyReply, who: SignedInIdentity) => {
+  /**
+   * `appState` is the app's one-time value from GET /auth/google, carried through the round trip (the signed
+   * cookie, or the form's hidden field) and handed back beside the tokens: the app accepts tokens only with the
+   * value it keeps for a sign-in it started, so a link carrying someone else's tokens does nothing (login CSRF).
+   */
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, who: SignedInIdentity, appState: string | undefined) => {
     const user = await app.usersRepository.upsertSignedIn(who)
     const tokens = await app.sessionsRepository.start(user.id)
     request.log.info({ userId: user.id, issuer: who.issuer }, 'sign-in')
-    return toLogin(reply, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken })
+    return toLogin(reply, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, ...(appState ? { state: appState } : {}) })
   }
 
   app.route({
     ...declared(CALLS.signIn),
     config: signInLimit,
     handler: async (request, reply) => {
+      const appState = request.query.state
       if (!google) {
         if (!devSignIn) throw notFound('Google sign-in is not configured.')
-        return sendDevPage(reply, 200, {})
+        return sendDevPage(reply, 200, { state: appState })
       }
       try {
         const { url, pending } = await google.start(callbackUrl)
-        reply.setCookie(PENDING_COOKIE, JSON.stringify({ ...pending, at: Date.now() }), {
+        reply.setCookie(PENDING_COOKIE, JSON.stringify({ ...pending, appState, at: Date.now() }), {
           signed: true,
           httpOnly: true,
           sameSite: 'lax', // sent on the top-level redirect back from Google, not on cross-site subrequests
@@ -79,7 +86,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
         const pending = readPending(request)
         if (!pending) throw new SignInError('Your sign-in expired or was started in another browser. Please try again.')
         const who = await google.finish(new URL(callbackUrl + querySuffix(request.url)), pending)
-        return await signIn(request, reply, who)
+        return await signIn(request, reply, who, pending.appState)
       } catch (err) {
         const message = err instanceof SignInError ? err.message : 'Google sign-in failed. Please try again.'
         request.log.warn({ reason: message, cause: err instanceof Error ? String(err.cause ?? err.message) : undefined }, 'sign-in refused')
@@ -109,10 +116,10 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
                 ? domainRefusal(config.allowedEmailDomains)
                 : null
       if (problem) {
-        if (fromForm) return sendDevPage(reply, 400, { error: problem, name: String(body.name ?? ''), email: String(body.email ?? '') })
+        if (fromForm) return sendDevPage(reply, 400, { error: problem, name: String(body.name ?? ''), email: String(body.email ?? ''), state: body.state })
         throw badRequest(problem)
       }
-      return signIn(request, reply, { issuer: DEV_ISSUER, subject: email, email, name })
+      return signIn(request, reply, { issuer: DEV_ISSUER, subject: email, email, name }, body.state)
     },
   })
 
@@ -140,7 +147,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
     },
   })
 
-  function readPending(request: FastifyRequest): PendingSignIn | null {
+  function readPending(request: FastifyRequest): (PendingSignIn & { appState?: string }) | null {
     const raw = request.cookies[PENDING_COOKIE]
     if (!raw) return null
     const unsigned = request.unsignCookie(raw)
@@ -150,7 +157,8 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
       // The browser drops the cookie after 10 minutes; the time inside it enforces that on our side too.
       const fresh = typeof p.at === 'number' && Date.now() - p.at < PENDING_SECONDS * 1000
       const complete = [p.state, p.nonce, p.verifier].every((v) => typeof v === 'string' && v.length > 0)
-      return fresh && complete ? { state: p.state, nonce: p.nonce, verifier: p.verifier } : null
+      const appState = typeof p.appState === 'string' && SIGN_IN_STATE.test(p.appState) ? p.appState : undefined
+      return fresh && complete ? { state: p.state, nonce: p.nonce, verifier: p.verifier, appState } : null
     } catch {
       return null
     }

@@ -11,7 +11,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...declared(CALLS.events),
-    handler: async (request) => ({ error: false as const, events: await events.listByState(request.userId) }),
+    handler: async (request) => ({ error: false as const, events: await events.listByState(request.userId, request.body) }),
   })
 
   // find-my-way prefers the static /get/me over /get/:id whatever the order.
@@ -34,7 +34,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.register),
     config: writes,
     handler: async (request) => {
-      valueOf(await events.register(request.userId, request.body.event_id))
+      valueOf(await events.register(request.userId, request.body.event_id, request.body.answers))
       return { error: false as const, message: MESSAGES.registered }
     },
   })

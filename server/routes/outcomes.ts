@@ -1,6 +1,7 @@
 // The one table from the repositories' domain outcomes (server/db/outcomes.ts) to HTTP: a status and the message a
 // student reads in the toast. The success messages of the calls live here too, beside their refusals.
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
+import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -64,6 +65,17 @@ export const USER_MESSAGES = {
   notYours: 'You can only update your own profile.',
 } as const
 
+export const ORG_MESSAGES = {
+  notOrganiser: 'Only the organisers of this council can do this.',
+  adminOnly: 'Only admins can do this.',
+  councilNotFound: 'Council not found.',
+  parentNotFound: 'The parent event was not found.',
+  personNotFound: 'No one has signed in with this e-mail yet: ask them to sign in once, then add them.',
+  ticketCountBelowSold: 'ticket_count cannot be below the number of tickets already collected.',
+  teamModeLocked: 'Students have registered: the event cannot switch between individual and team registration now.',
+  teamsTooBig: 'ma_ppt cannot be below the size of a team already formed.',
+} as const
+
 const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   eventNotFound: { status: 404, message: MESSAGES.eventNotFound },
   registrationNotOpen: { status: 403, message: MESSAGES.registrationNotOpen },
@@ -97,23 +109,57 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
   phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
   rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
+  // The organiser console.
+  notOrganiser: { status: 403, message: ORG_MESSAGES.notOrganiser },
+  adminOnly: { status: 403, message: ORG_MESSAGES.adminOnly },
+  nameRequired: { status: 400, message: ORG_FORM.nameRequired },
+  organizerRequired: { status: 400, message: ORG_FORM.organizerRequired },
+  councilNotFound: { status: 404, message: ORG_MESSAGES.councilNotFound },
+  parentNotFound: { status: 404, message: ORG_MESSAGES.parentNotFound },
+  parentSelf: { status: 400, message: ORG_FORM.parentSelf },
+  minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
+  externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
+  ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
+  teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
+  teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
+  personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
+  // Always answered with the message naming the question (contract/questions.ts); this one is never shown.
+  invalidAnswer: { status: 400, message: 'An answer to a registration question is not valid.' },
+  // Give back and waitlist, organiser messages (API.md Part 2 "Around the event").
+  releaseClosed: { status: 403, message: 'Tickets can only be given back while tickets are open.' },
+  noTicket: { status: 409, message: 'You do not hold a ticket for this event.' },
+  alreadyCheckedIn: { status: 409, message: 'Your ticket was already used at the door, so it cannot be given back.' },
+  waitlistClosed: { status: 403, message: 'The waitlist is only open while tickets are.' },
+  notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
+  notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
   notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
   doorClosed: { status: 409, message: DOOR_MESSAGES.doorClosed },
   scanIdReused: { status: 409, message: DOOR_MESSAGES.scanIdReused },
   unknownTicket: { status: 404, message: DOOR_MESSAGES.unknownTicket },
   notCheckedIn: { status: 409, message: DOOR_MESSAGES.notCheckedIn },
-  noTicket: { status: 403, message: MESSAGES.noTicket },
+  noTicketToRate: { status: 403, message: MESSAGES.noTicket },
   notCheckedInToRate: { status: 403, message: MESSAGES.notCheckedInToRate },
+  certificateNotReady: { status: 403, message: 'Certificates are ready once the event is completed.' },
+  certificateNotCheckedIn: { status: 403, message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.' },
+  // Three taken codes in a row: a passing condition, worth a retry.
+  certificateCodesExhausted: { status: 503, message: 'Could not make the certificate right now. Please try again.' },
 }
 
+export const AROUND_MESSAGES = {
+  released: 'Ticket given back. Thank you: it goes to the next student on the waitlist.',
+  joined: 'You are on the waitlist. We will tell you when a ticket is held for you.',
+  left: 'You have left the waitlist.',
+  notOnList: 'You are not on the waitlist.',
+} as const
+
 /** The HTTP refusal for a domain refusal. */
-export function refusal(reason: Refusal): HttpError {
+export function refusal(reason: Refusal, detail?: string): HttpError {
   const { status, message } = REFUSALS[reason]
-  return new HttpError(status, message)
+  return new HttpError(status, detail ?? message)
 }
 
 /** The value of a successful outcome; a refusal is thrown as its HTTP error, for the error handler to send. */
 export function valueOf<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value
-  throw refusal(outcome.refusal)
+  throw refusal(outcome.refusal, outcome.message)
 }

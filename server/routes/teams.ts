@@ -14,8 +14,8 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.createTeam),
     config: writes,
     handler: async (request) => {
-      const { event_id: eventId, team_name: name } = request.body
-      const team = valueOf(await teams.create({ eventId, userId: request.userId, name }))
+      const { event_id: eventId, team_name: name, answers } = request.body
+      const team = valueOf(await teams.create({ eventId, userId: request.userId, name, answers }))
       return { error: false as const, message: TEAM_MESSAGES.created, team }
     },
   })
@@ -24,7 +24,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.joinTeam),
     config: writes,
     handler: async (request) => {
-      const { event_id: eventId, invite_code: code } = request.body
+      const { event_id: eventId, invite_code: code, answers } = request.body
       const { userId } = request
       const key = `join:${userId}`
       // The attempt is reserved before anything is looked up, so a student at the limit learns nothing and
@@ -36,7 +36,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       let wrongCode = false
       try {
-        const joined = await teams.join({ eventId, userId, code })
+        const joined = await teams.join({ eventId, userId, code, answers })
         wrongCode = !joined.ok && joined.refusal === 'unknownCode'
         return { error: false as const, message: TEAM_MESSAGES.joined, team: valueOf(joined) }
       } finally {

@@ -7,6 +7,9 @@ import { createLastKnown, type LastKnown, type LastKnownStorage } from './last-k
 
 export type ProfileUpdate = Request<'updateProfile'>
 
+/** How many times a 503 of an idempotent write (claim, register) is retried (issue 15): at most 4 requests. */
+export const WRITE_RETRIES = 3
+
 /** Without a LastKnown (tests), reads go to the server only. */
 const noCopies: Pick<LastKnown, 'remember'> = { remember: (_key, fetcher) => fetcher() }
 
@@ -17,13 +20,22 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
   return {
     me: () => remember('me', () => post<Answer<'me'>>('/user/p/me' satisfies PathOf<'me'>).then((d) => d.user)),
     updateProfile: (payload: ProfileUpdate) => post<Answer<'updateProfile'>>('/user/p/update' satisfies PathOf<'updateProfile'>, payload),
-    getEvents: () => remember('events', () => post<Answer<'events'>>('/event/p/get' satisfies PathOf<'events'>).then((d) => d.events)),
+    // Narrowed by `query` (issue 15: Home, a calendar month, one parent's children); each narrowing its own copy.
+    getEvents: (query?: Request<'events'>) =>
+      remember(query ? `events:${JSON.stringify(query)}` : 'events', () =>
+        post<Answer<'events'>>('/event/p/get' satisfies PathOf<'events'>, query).then((d) => d.events),
+      ),
     getMyEvents: () => remember('myEvents', () => post<Answer<'myEvents'>>('/event/p/get/me' satisfies PathOf<'myEvents'>).then((d) => d.events)),
     getEvent: (id: number | string) => remember(`event:${id}`, () => post<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
+    // Safe to repeat (a second one is refused, never doubled): a 503 of the server shedding a burst is retried.
     register: (eventId: number) =>
-      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>),
+      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>, {
+        retries: WRITE_RETRIES,
+      }),
     claimTicket: (eventId: number) =>
-      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>),
+      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>, {
+        retries: WRITE_RETRIES,
+      }),
     rate: (eventId: number, rating: number) =>
       post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
     createTeam: (eventId: number, teamName: string) =>
@@ -47,6 +59,11 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
         { event_id: eventId, team_id: teamId } satisfies Request<'deleteTeam'>,
       ),
     getCouncils: () => post<Answer<'councils'>>('/council/p/get' satisfies PathOf<'councils'>).then((d) => d.councils),
+    /** The secret URL of the student's calendar feed; `rotate` replaces it (the old one stops working). */
+    calendarFeed: (rotate = false) =>
+      post<Answer<'calendarFeed'>>('/user/p/calendar' satisfies PathOf<'calendarFeed'>, { rotate } satisfies Request<'calendarFeed'>).then((d) => d.url),
+    /** The certificate PDF of a completed event the student was checked in at. */
+    certificate: (eventId: number) => client.download(`/event/p/certificate/${eventId}`),
     /** Revokes the refresh-token family; no bearer, no refresh, and it may outlive the page. */
     logout: (refreshToken: string) =>
       post<Answer<'logout'>>('/auth/logout' satisfies PathOf<'logout'>, { refreshToken } satisfies Request<'logout'>, { auth: false, keepalive: true }),

@@ -12,12 +12,15 @@ export const NETWORK_MESSAGE = 'No connection to the server. Check your network 
 export class ApiError extends Error {
   /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS). */
   readonly status: number
+  /** The Retry-After header of a 503, when the server sent one. */
+  readonly retryAfter?: string | null
   /** The refusal's whole body (the door's 409 ALREADY_CHECKED_IN carries who and when). */
   readonly data?: unknown
-  constructor(status: number, message: string, data?: unknown) {
+  constructor(status: number, message: string, retryAfter?: string | null, data?: unknown) {
     super(message)
     this.name = 'ApiError'
     this.status = status
+    this.retryAfter = retryAfter
     this.data = data
   }
 }
@@ -29,7 +32,7 @@ export interface TokenStorage {
   removeItem(key: string): void
 }
 
-/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path. */
+/** Calls src/boot.ts started before the app's code arrived: the token they carry and the answer per path (and body, when not `true`). */
 export interface EarlyCalls {
   token: string
   calls: Record<string, Promise<Response>>
@@ -49,6 +52,8 @@ export interface ClientOptions {
    * two tabs refreshing with the same token would look like a replay and revoke the session of both.
    */
   lock?: (run: () => Promise<void>) => Promise<void>
+  /** Waits before a retry (tests pass a fake clock). */
+  sleep?: (ms: number) => Promise<void>
 }
 
 const webLock = (run: () => Promise<void>): Promise<void> =>
@@ -59,11 +64,33 @@ export interface RequestOptions {
   auth?: boolean
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
+  /**
+   * How many times a 503 (the server shedding load) is retried, after its Retry-After plus jitter: only for
+   * writes that are safe to repeat (claim, register: a second one changes nothing). 0 by default.
+   */
+  retries?: number
 }
 
-type Outcome = { status: number; data: any } | ApiError
+/** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
+const MAX_RETRY_AFTER = 10
 
-export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogout, early, lock = webLock }: ClientOptions) {
+/** Milliseconds to wait before retrying a 503: its Retry-After (1 s if absent), plus up to half of it at random. */
+export function retryDelay(retryAfter: string | null, random: number = Math.random()): number {
+  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 1))
+  return Math.round(seconds * 1000 * (1 + random / 2))
+}
+
+type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
+
+export function createClient({
+  baseUrl = '',
+  fetch: givenFetch,
+  storage,
+  onLogout,
+  early,
+  lock = webLock,
+  sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+}: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
   const root = baseUrl.replace(/\/+$/, '') + '/api/v1'
@@ -74,17 +101,20 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (token) headers.authorization = `Bearer ${token}`
     // The same call with the same token already started: its answer goes through the same checks below.
-    const started = early && early.token === token && body === true ? early.calls[path] : undefined
-    if (started) delete early!.calls[path]
+    // Keyed by the path, and the body when it is not `true` (boot.ts: Home's narrowed events list).
+    const json = JSON.stringify(body)
+    const key = body === true ? path : path + json
+    const started = early && early.token === token ? early.calls[key] : undefined
+    if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: JSON.stringify(body), keepalive }))
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }
     // A proxy's HTML error page or an empty body must still end as a readable ApiError, not a SyntaxError.
     const data = await res.json().catch(() => null)
-    return { status: res.status, data }
+    return { status: res.status, data, retryAfter: res.headers?.get('retry-after') }
   }
 
   function fail(outcome: Outcome): ApiError | null {
@@ -93,7 +123,7 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     if (status === 401) return new ApiError(401, INVALID_TOKEN)
     if (status < 200 || status > 299 || !data || typeof data !== 'object' || data.error === true) {
       const message = typeof data?.message === 'string' && data.message ? data.message : `The server answered ${status}. Please try again.`
-      return new ApiError(status, message, data)
+      return new ApiError(status, message, outcome.retryAfter, data)
     }
     return null
   }
@@ -127,7 +157,18 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
+  async function request<T = any>(path: string, body: unknown = true, options: RequestOptions = {}): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await attempt<T>(path, body, options)
+      } catch (err) {
+        if ((err as ApiError).status !== 503 || retry >= (options.retries ?? 0)) throw err
+        await sleep(retryDelay((err as ApiError).retryAfter ?? null))
+      }
+    }
+  }
+
+  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive }: RequestOptions): Promise<T> {
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
@@ -153,8 +194,33 @@ export function createClient({ baseUrl = '', fetch: givenFetch, storage, onLogou
     return (outcome as { data: T }).data
   }
 
+  /** A GET whose answer is a file (the certificate PDF): bearer, one refresh on 401, failures as ApiError. */
+  async function download(path: string): Promise<Blob> {
+    const get = async (token: string | null): Promise<Response | ApiError> => {
+      try {
+        return await doFetch(root + path, { method: 'GET', headers: token ? { authorization: `Bearer ${token}` } : {} })
+      } catch {
+        return new ApiError(0, NETWORK_MESSAGE)
+      }
+    }
+    if (refreshing) await refreshing.catch(() => {})
+    let token = storage.getItem(ACCESS_TOKEN)
+    if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
+    let res = await get(token)
+    if (!(res instanceof ApiError) && res.status === 401) {
+      if (storage.getItem(ACCESS_TOKEN) === token) await refresh(token)
+      token = storage.getItem(ACCESS_TOKEN)
+      res = await get(token)
+      if (!(res instanceof ApiError) && res.status === 401) logout()
+    }
+    if (res instanceof ApiError) throw res
+    if (!res.ok) throw fail({ status: res.status, data: await res.json().catch(() => null) })!
+    return res.blob()
+  }
+
   return {
     request,
+    download,
     refresh,
     /** Whether this phone holds a session (either token). */
     hasSession: () => !!(storage.getItem(ACCESS_TOKEN) || storage.getItem(REFRESH_TOKEN)),

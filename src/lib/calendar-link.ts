@@ -1,25 +1,44 @@
-// "Add to calendar" on Event details: a Google Calendar template link (SPEC §2), zone Asia/Kolkata.
+// "Add to calendar" on Event details: Google Calendar template links (SPEC §2), zone Asia/Kolkata. A template link
+// books one entry, so a multi-day event gets one link per date (contract/occurrences.ts, the same times as the
+// calendar feed) instead of one block spanning the days.
 import { TIME_ZONE } from '../../contract/constants.ts'
+import { occurrences } from '../../contract/occurrences.ts'
+import { formatDate } from './dates.ts'
 import { formatUTC } from './dates.ts'
-
-const HOUR_MS = 3_600_000
 
 // Google reads 'YYYYMMDDTHHmmssZ' as UTC and shows it in `ctz`, so the link is right from any phone zone.
 const stamp = (ms: number) => formatUTC(ms, '{YYYY}{MM}{DD}T{HH}{mm}{ss}Z')
 
-/**
- * The link for an event's first date; it ends at the second date when that comes later, else one hour on.
- * null when the event has no usable date (a link to a dateless entry would only confuse).
- */
-export function calendarLink(event: { name: string; description: string; dates: readonly string[] }): string | null {
-  const start = Date.parse(event.dates[0] ?? '')
-  if (!Number.isFinite(start)) return null
-  const second = Date.parse(event.dates[1] ?? '')
-  const end = second > start ? second : start + HOUR_MS
+export interface CalendarEvent {
+  name: string
+  description: string
+  dates: readonly string[]
+  schedule?: { ends_at: string | null } | null
+}
+
+export interface CalendarLink {
+  /** 'Add to calendar', or 'Add day 2 (Sat, 21 Nov 2026) to calendar' for a multi-day event. */
+  label: string
+  href: string
+}
+
+/** One link per usable date of the event, in order; empty when no date parses. */
+export function calendarLinks(event: CalendarEvent): CalendarLink[] {
+  const days = occurrences(event.dates, event.schedule?.ends_at)
   const q = (s: string) => encodeURIComponent(s)
-  return (
-    'https://calendar.google.com/calendar/render?action=TEMPLATE' +
-    `&text=${q(event.name)}&details=${q(event.description)}` +
-    `&dates=${stamp(start)}/${stamp(end)}&ctz=${q(TIME_ZONE)}`
-  )
+  return days.map((day, i) => {
+    const title = days.length > 1 ? `${event.name} (day ${i + 1} of ${days.length})` : event.name
+    return {
+      label: days.length > 1 ? `Add day ${i + 1} (${formatDate(day.start)}) to calendar` : 'Add to calendar',
+      href:
+        'https://calendar.google.com/calendar/render?action=TEMPLATE' +
+        `&text=${q(title)}&details=${q(event.description)}` +
+        `&dates=${stamp(day.start)}/${stamp(day.end)}&ctz=${q(TIME_ZONE)}`,
+    }
+  })
+}
+
+/** The link for the event's first date (SPEC §2), or null when it has no usable date. */
+export function calendarLink(event: CalendarEvent): string | null {
+  return calendarLinks(event)[0]?.href ?? null
 }

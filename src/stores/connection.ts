@@ -1,5 +1,4 @@
-// Whether the app is showing last known data instead of fresh answers (the offline notice), and the start of
-// the offline tickets (offline-tickets.ts).
+// Whether the app is showing last known data instead of fresh answers (the offline notice).
 import { computed, signal } from '@preact/signals'
 import { lastKnown } from '../api/calls.ts'
 import { events } from './events.ts'
@@ -24,10 +23,3 @@ if (typeof addEventListener === 'function') {
 
 /** True while the screens show last known data, or the phone says it has no network. */
 export const offline = computed(() => fromCopy.value || networkDown.value)
-
-// The offline tickets, fetched ahead in the background once the first screen has had the network to itself.
-if (typeof window !== 'undefined') {
-  const later = () => setTimeout(() => import('./offline-tickets.ts').catch(() => {}), 2000)
-  if (document.readyState === 'complete') later()
-  else addEventListener('load', later, { once: true })
-}

@@ -1,30 +1,61 @@
 // One event's details (POST /event/p/get/{id}) and the actions taken on it. The event-details, ticket and team
-// screens read the signals; every action calls the api and then refreshes, so the screen shows what the server
-// now holds (Participant, ticket_code, team) instead of a guess.
-import { action, createModel, effect, signal, type ReadonlySignal } from '@preact/signals'
-import type { EventDetail } from '../../contract/types.ts'
+// screens read the signals. Register, RSVP and rating are one round trip each: the store writes the answer of
+// the write into the event it holds (and the events list), and keeps the flow under way and the bottom button
+// (SPEC §4, lib/action-button) as signals, so the screen only renders them.
+import { action, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals'
+import type { DetailParticipant, EventDetail, SummaryParticipant } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import { api, type Api } from '../api/calls.ts'
+import { aroundApi, type AroundApi } from '../api/around-calls.ts'
+import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
 import { events } from './events.ts'
 import { session } from './session.ts'
+
+/** The writes of the bottom button that show a transient label while they run. */
+export type Flow = 'register' | 'claim-ticket'
+const FLOW_LABEL: Record<Flow, string> = { register: REGISTERING, 'claim-ticket': RSVPING }
+
+/** The button while a flow runs: its transient label, disabled, busy. */
+export interface PendingButton extends ActionButton {
+  busy: true
+}
+
+/** What a flow ended with: the toast to show (the server's words where it sends them), or null after a failure. */
+export type FlowResult = { toast: string } | null
 
 export interface EventDetailDeps {
   getEvent: Api['getEvent']
   register: Api['register']
   claimTicket: Api['claimTicket']
   rate: Api['rate']
-  /** Called after an action succeeded: the events list shows 'Registered' tags and Your Tickets from it. */
-  onChanged?: () => unknown
+  /** Called after an action succeeded with the event's new participation: the events list shows it. */
+  onChanged?: (eventId: number, participant: SummaryParticipant) => unknown
+  /** Give back and waitlist (issue 13); optional so that a test's fake api can leave them out. */
+  releaseTicket?: AroundApi['releaseTicket']
+  waitlist?: AroundApi['waitlist']
 }
+
+/** A registration just made: what the server holds for it until the next fetch (its id is not in the answer). */
+const newParticipant = (): DetailParticipant => ({
+  id: 0,
+  ticket_collected: false,
+  ticket_code: null,
+  team: null,
+  checked_in_at: null,
+  rating: null,
+  waitlist: null,
+  answers: {},
+})
 
 /** An id the server could answer for; anything else ('abc', '0', '1.5') can only be "not found". */
 const isId = (id: string) => /^[1-9]\d{0,9}$/.test(id)
 
-export const EventDetailModel = createModel(({ getEvent, register, claimTicket, rate, onChanged }: EventDetailDeps) => {
+export const EventDetailModel = createModel(({ getEvent, register, claimTicket, rate, releaseTicket, waitlist, onChanged }: EventDetailDeps) => {
   const event = signal<EventDetail | null>(null)
   const loading = signal(false)
   const error = signal<string | null>(null)
   const notFound = signal(false)
+  const pending = signal<Flow | null>(null)
   let currentId: string | null = null
   // Bumped by every load: an answer for an id the student has since left must not overwrite the new one.
   let generation = 0
@@ -77,13 +108,74 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
   /** Fetches the current event again (after an action, or a retry after an error). */
   const refresh = action((): Promise<void> => fetchCurrent())
 
-  /** Runs a call on the current event, then refreshes; failures reject so the screen can revert its button. */
+  /** The bottom button: the flow under way, else SPEC §4's row for the event as the store now holds it. */
+  const button = computed<ActionButton | PendingButton | null>(() => {
+    if (pending.value) return { label: FLOW_LABEL[pending.value], action: 'none', disabled: true, busy: true }
+    return event.value && actionFor(event.value)
+  })
+
+  /** Writes a participation into the held event (if it is still the one written to) and tells the list. */
+  const write = (id: number, change: (e: EventDetail) => EventDetail) => {
+    const current = event.value
+    if (!current || current.id !== id) return
+    const next = change(current)
+    event.value = next
+    const p = next.Participant
+    if (p) onChanged?.(id, { ticket_collected: p.ticket_collected, team: p.team && { id: p.team.id, name: p.team.name } })
+  }
+
+  /**
+   * Runs the Register or RSVP flow on the current event: one call, whose answer is written into the event.
+   * Resolves with the toast to show, or null when it failed (SPEC §8: the button reverts with no message; the
+   * reason is logged). A conflict means the page was stale (sold out, already registered): the event is fetched
+   * again so the button shows what the server holds ('Tickets Sold Out').
+   */
+  const flow = async (which: Flow): Promise<FlowResult> => {
+    const current = event.value
+    if (!current || pending.value) return null
+    const id = current.id
+    pending.value = which
+    try {
+      if (which === 'register') {
+        await register(id)
+        write(id, (e) => ({ ...e, Participant: e.Participant || newParticipant() }))
+        return { toast: REGISTER_TOAST } // SPEC §4 names this toast word for word
+      }
+      const answer = await claimTicket(id)
+      write(id, (e) => ({
+        ...e,
+        tickets_sold: e.Participant && e.Participant.ticket_collected ? e.tickets_sold : e.tickets_sold + 1,
+        Participant: { ...(e.Participant || newParticipant()), ticket_collected: true, ticket_code: answer.ticket_code },
+      }))
+      return { toast: answer.message || RSVP_TOAST }
+    } catch (err) {
+      console.error(`${which} failed`, err)
+      if (err instanceof ApiError && err.status === 409 && currentId === String(id)) void refresh()
+      return null
+    } finally {
+      pending.value = null
+    }
+  }
+
+  /** Rates the current event; the rating is written into Participant.rating. Rejects with the server's refusal. */
+  const rateCurrent = async (rating: number): Promise<void> => {
+    const current = event.value
+    if (!current) throw new Error('No event loaded')
+    await rate(current.id, rating)
+    write(current.id, (e) => ({ ...e, Participant: e.Participant && { ...e.Participant, rating } }))
+  }
+
+  /**
+   * Runs a give-back or waitlist call on the current event, then fetches the event again (the waitlist position
+   * and offer are the server's) and tells the list; failures reject so the screen can show the refusal.
+   */
   const act = async (call: (eventId: number) => Promise<unknown>): Promise<void> => {
     const current = event.value
     if (!current) throw new Error('No event loaded')
     await call(current.id)
-    onChanged?.()
     await refresh()
+    const p = event.value?.id === current.id ? event.value.Participant : null
+    if (p) onChanged?.(current.id, { ticket_collected: p.ticket_collected, team: p.team && { id: p.team.id, name: p.team.name } })
   }
 
   /** Forgets the event (sign-out, tests): the next load starts from nothing. */
@@ -91,6 +183,7 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     currentId = null
     generation++
     event.value = null
+    pending.value = null
     loading.value = false
     error.value = null
     notFound.value = false
@@ -101,12 +194,34 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     loading: loading as ReadonlySignal<boolean>,
     error: error as ReadonlySignal<string | null>,
     notFound: notFound as ReadonlySignal<boolean>,
+    /** The Register or RSVP flow under way, else null. */
+    pending: pending as ReadonlySignal<Flow | null>,
+    button: button as ReadonlySignal<ActionButton | PendingButton | null>,
     load,
     refresh,
     reset,
-    register: action(() => act(register)),
-    claimTicket: action(() => act(claimTicket)),
-    rate: action((rating: number) => act((id) => rate(id, rating))),
+    flow: action(flow),
+    register: action(() => flow('register')),
+    claimTicket: action(() => flow('claim-ticket')),
+    rate: action(rateCurrent),
+    /** Gives the ticket back (issue 13): the server's message, for the toast. */
+    releaseTicket: action(async (): Promise<string> => {
+      let message = ''
+      await act(async (id) => {
+        if (!releaseTicket) throw new Error('releaseTicket is not available')
+        message = (await releaseTicket(id)).message
+      })
+      return message
+    }),
+    /** Joins (true) or leaves (false) the waitlist; the server's message, for the toast. */
+    waitlist: action(async (join: boolean): Promise<string> => {
+      let message = ''
+      await act(async (id) => {
+        if (!waitlist) throw new Error('waitlist is not available')
+        message = (await waitlist(id, join)).message
+      })
+      return message
+    }),
   }
 })
 
@@ -117,7 +232,9 @@ export const eventDetail = new EventDetailModel({
   register: api.register,
   claimTicket: api.claimTicket,
   rate: api.rate,
-  onChanged: () => events.refresh(),
+  onChanged: (id, participant) => events.setParticipant(id, participant),
+  releaseTicket: aroundApi.releaseTicket,
+  waitlist: aroundApi.waitlist,
 })
 
 // Participant is per student: after a sign-out (or another student signing in on this phone) the held event

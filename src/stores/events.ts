@@ -1,7 +1,8 @@
-// The events list of POST /event/p/get (grouped by state), loaded once per session and refreshed on demand.
+// Home's events list (POST /event/p/get {scope: 'home'}, grouped by state), loaded once per session and refreshed
+// on demand.
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
-import type { EventsByState, EventSummary } from '../../contract/types.ts'
+import type { EventsByState, EventSummary, SummaryParticipant } from '../../contract/types.ts'
 import { EVENT_STATES } from '../../contract/constants.ts'
 import { api, type Api } from '../api/calls.ts'
 
@@ -20,7 +21,8 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     inFlight ??= (async () => {
       loading.value = true
       try {
-        byState.value = (await getEvents()) ?? {}
+        // What Home shows (issue 15): the calendar and child events ask for their own (event-lists.ts).
+        byState.value = (await getEvents({ scope: 'home' })) ?? {}
         error.value = null
       } catch (err) {
         // SPEC §8: a failed fetch is logged; the screens show what they have plus the error signal.
@@ -33,6 +35,13 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
       }
     })()
     return inFlight
+  })
+
+  /** A write's answer (register, RSVP) written into the list: its cards show it without fetching the list again. */
+  const setParticipant = action((id: number, participant: SummaryParticipant) => {
+    byState.value = Object.fromEntries(
+      Object.entries(byState.value).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))]),
+    )
   })
 
   const reset = action(() => {
@@ -49,6 +58,7 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     loaded: loaded as ReadonlySignal<boolean>,
     error: error as ReadonlySignal<string | null>,
     refresh,
+    setParticipant,
     reset,
   }
 })

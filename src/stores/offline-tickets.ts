@@ -1,6 +1,6 @@
 // The offline tickets: the details and picture of every event whose ticket the student has collected are
 // fetched ahead, so each ticket, with its barcode, opens at the gate with no network (src/api/last-known.ts
-// keeps the answers, the service worker keeps the pictures). Loaded by connection.ts once the first screen is
+// keeps the answers, the service worker keeps the pictures). Loaded by main.tsx once the first screen is
 // up: nothing here is needed before it, and the first load of `/` has a byte budget.
 import { effect } from '@preact/signals'
 import type { EventSummary } from '../../contract/types.ts'

@@ -14,21 +14,6 @@ import { events as appEvents, type Events } from './events.ts'
  */
 export type SessionStatus = 'idle' | 'loading' | 'ready' | 'error' | 'signed-out'
 
-/** What the sign-in callback leaves in the address: tokens (fragment, or query as SPEC §2 says) or an error. */
-export type AuthReturn = { accessToken: string; refreshToken: string } | { error: string } | null
-
-export function parseAuthReturn(hash: string, search: string): AuthReturn {
-  for (const part of [hash.replace(/^#/, ''), search.replace(/^\?/, '')]) {
-    const params = new URLSearchParams(part)
-    const accessToken = params.get('accessToken')
-    const refreshToken = params.get('refreshToken')
-    if (accessToken && refreshToken) return { accessToken, refreshToken }
-    const error = params.get('error')
-    if (error) return { error }
-  }
-  return null
-}
-
 interface SessionDeps {
   me: Api['me']
   client: Pick<Client, 'setTokens'>

@@ -4,8 +4,15 @@
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { Team } from '../../contract/types.ts'
 import { api, type Api } from '../api/calls.ts'
+import { ApiError } from '../api/client.ts'
 import { eventDetail, type EventDetailStore } from './event-detail.ts'
 import { events } from './events.ts'
+
+/**
+ * The server's words when a team call was refused (an answer with the error flag: shown in a toast, SPEC §8);
+ * null when there was no answer at all (offline), where the screens go on to team-details instead.
+ */
+export const refusalOf = (err: unknown): string | null => (err instanceof ApiError && err.status >= 400 ? err.message : null)
 
 export type TeamAction = 'create' | 'join' | 'remove' | 'delete'
 

@@ -7,6 +7,7 @@ import { FEEDBACK_PARTICIPANTS_ONLY } from '../../src/lib/feedback.ts'
 import { App } from '../../src/app.tsx'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
+import { events } from '../../src/stores/events.ts'
 import { detail, eventsServer, gate, type World } from './event-fixtures.ts'
 import { participant } from '../fixtures/events.ts'
 import { cleanup, click, find, getByText, go, mount, settle, waitFor } from './session-fakes.ts'
@@ -210,7 +211,7 @@ describe('event details: the action button', () => {
     }
   })
 
-  it("Register: 'Registering' with a spinner, then 'Registered', the toast, and the list refreshed", async () => {
+  it("Register: 'Registering' with a spinner, then 'Registered', the toast, and the list updated, in one round trip (issue 9)", async () => {
     const e = detail({ state: 'REGISTRATION_OPEN' })
     const held = gate()
     const world: World = { events: [e] }
@@ -222,7 +223,8 @@ describe('event details: the action button', () => {
       },
     }
     const { root, server } = await open(world, e.id)
-    const listCallsBefore = server.calls('/event/p/get').length
+    await waitFor(() => expect(events.loaded.value).toBe(true))
+    const before = server.requests.length
     expect(bar(root).textContent).toBe('Register')
     await click(bar(root))
     await waitFor(() => expect(bar(root).textContent).toBe('Registering'))
@@ -233,7 +235,10 @@ describe('event details: the action button', () => {
     expect((bar(root) as HTMLButtonElement).disabled).toBe(true)
     expect(toastText()).toBe('Registration Successful!!')
     expect(server.calls('/event/p/register-for-event')[0].body).toEqual({ event_id: e.id })
-    await waitFor(() => expect(server.calls('/event/p/get').length).toBe(listCallsBefore + 1))
+    // The answer is written into the event and the list: no refetch of either.
+    await settle()
+    expect(server.requests.slice(before).map((r) => r.path)).toEqual(['/event/p/register-for-event'])
+    expect(events.all.value.find((x) => x.id === e.id)?.Participant).toEqual({ ticket_collected: false, team: null })
   })
 
   it('the registration toast goes after 3 seconds', async () => {
@@ -260,7 +265,7 @@ describe('event details: the action button', () => {
     expect(log).toHaveBeenCalled()
   })
 
-  it("RSVP: 'RSVPing', then 'View Ticket' linking to the ticket, plus a toast", async () => {
+  it("RSVP: 'RSVPing', then 'View Ticket' linking to the ticket, plus the server's message as a toast, in one round trip (issue 9)", async () => {
     const registered = participant({ id: 5, ticket_collected: false, ticket_code: null, team: null })
     const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: registered })
     const held = gate()
@@ -272,14 +277,20 @@ describe('event details: the action button', () => {
         return [200, { error: false, message: 'Ticket collected', ticket_code: 'ABC123' }]
       },
     }
-    const { root } = await open(world, e.id)
+    const { root, server } = await open(world, e.id)
+    await waitFor(() => expect(events.loaded.value).toBe(true))
+    const before = server.requests.length
     expect(bar(root).textContent).toBe('RSVP for this event')
     await click(bar(root))
     await waitFor(() => expect(bar(root).textContent).toBe('RSVPing'))
     held.release()
     await waitFor(() => expect(bar(root).textContent).toBe('View Ticket'))
     expect(bar(root).getAttribute('href')).toBe(`/ticket/${e.id}`)
-    expect(toastText()).toBe('Ticket collected!')
+    expect(toastText()).toBe('Ticket collected')
+    await settle()
+    expect(server.requests.slice(before).map((r) => r.path)).toEqual(['/event/p/claim-ticket'])
+    expect(eventDetail.event.value?.Participant).toMatchObject({ ticket_collected: true, ticket_code: 'ABC123' })
+    expect(eventDetail.event.value?.tickets_sold).toBe(4)
   })
 
   it("RSVP failing (sold out meanwhile) goes back to 'RSVP for this event' with no message", async () => {
@@ -296,6 +307,53 @@ describe('event details: the action button', () => {
     await waitFor(() => expect(bar(root).textContent).toBe('RSVP for this event'))
     expect(toastText()).toBe('')
   })
+
+  it("a sold-out RSVP on a stale page reverts with no message, then refetches so the button reads 'Tickets Sold Out' (issue 14)", async () => {
+    const registered = participant({ id: 5, ticket_collected: false, ticket_code: null, team: null })
+    const stale = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 9, Participant: registered })
+    const world: World = { events: [stale] }
+    const held = gate()
+    world.extra = {
+      '/event/p/claim-ticket': async () => {
+        await held.opened
+        // Someone else took the last ticket since this page was loaded.
+        world.events = [{ ...stale, tickets_sold: 10 }]
+        return [409, { error: true, message: 'Tickets are sold out.' }]
+      },
+    }
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { root, server } = await open(world, stale.id)
+    const fetchesBefore = server.calls(`/event/p/get/${stale.id}`).length
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('RSVPing'))
+    held.release()
+    await waitFor(() => expect(bar(root).textContent).toBe('Tickets Sold Out'))
+    expect((bar(root) as HTMLButtonElement).disabled).toBe(true)
+    expect(server.calls(`/event/p/get/${stale.id}`).length).toBe(fetchesBefore + 1)
+    expect(toastText()).toBe('') // SPEC §8: no message
+  })
+
+  it("RSVP answered 503 by a server shedding a burst is retried, the button staying 'RSVPing' (issue 15)", async () => {
+    const registered = participant({ id: 5, ticket_collected: false, ticket_code: null, team: null })
+    const e = detail({ state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 10, tickets_sold: 3, Participant: registered })
+    const seen: string[] = []
+    let tries = 0
+    const world: World = { events: [e] }
+    world.extra = {
+      '/event/p/claim-ticket': () => {
+        seen.push(bar(document.body).textContent ?? '')
+        return ++tries < 3 ? [503, { error: true, message: 'The server is busy.' }] : [200, { error: false, message: 'Ticket claimed!', ticket_code: 'R1' }]
+      },
+    }
+    const { root, server } = await open(world, e.id)
+    // The fake server sends no Retry-After: each retry waits 1 to 1.5 s.
+    await click(bar(root))
+    await waitFor(() => expect(bar(root).textContent).toBe('View Ticket'), 6000)
+    expect(server.calls('/event/p/claim-ticket')).toHaveLength(3)
+    // While each retry goes out the button still says RSVPing (the first leaves before the screen re-renders).
+    expect(seen.slice(1)).toEqual(['RSVPing', 'RSVPing'])
+    expect(toastText()).toBe('Ticket claimed!')
+  }, 10_000)
 
   it('Give Feedback opens the popup; Submit sends the rating, thanks, and closes', async () => {
     const e = detail({ state: 'COMPLETED', Participant: participant({ id: 5, ticket_collected: true, ticket_code: 'X', team: null }) })

@@ -2,7 +2,11 @@
 // error fragment, a signed-in user sent on, and logout clearing everything.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { App } from '../../src/app.tsx'
+import { SIGN_IN_STATE } from '../../contract/constants.ts'
+import { SIGN_IN_STATE_KEY } from '../../src/stores/session-flows.ts'
 import { cleanup, click, fakeServer, getByText, go, mount, student, waitFor } from './session-fakes.ts'
+
+const STATE = 'Qm9vdHN0cmFwLXN0YXRlLW9uZS10aW1lLXZhbHVlLTEyMw'
 
 const signedInServer = () =>
   fakeServer({
@@ -11,7 +15,10 @@ const signedInServer = () =>
     '/auth/logout': () => [200, { error: false }],
   })
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  sessionStorage.clear()
+})
 
 describe('login', () => {
   it('shows the logo, the product name, By CSI-KJSCE and Continue with Google', async () => {
@@ -25,21 +32,24 @@ describe('login', () => {
     expect(root.querySelector('nav')).toBeNull() // no main layout on /login
   })
 
-  it('Continue with Google sends the whole window to {host}/api/v1/auth/google', async () => {
+  it('Continue with Google sends the whole window to {host}/api/v1/auth/google with a one-time state kept in this tab', async () => {
     fakeServer({})
     go('/login')
     const assign = vi.spyOn(location, 'assign').mockImplementation(() => {})
     const root = mount(<App />)
     const button = await waitFor(() => getByText(root, 'Continue with Google', 'button') as HTMLButtonElement)
     await click(button)
-    expect(assign).toHaveBeenCalledWith('/api/v1/auth/google')
+    const state = sessionStorage.getItem(SIGN_IN_STATE_KEY)
+    expect(state).toMatch(SIGN_IN_STATE)
+    expect(assign).toHaveBeenCalledWith(`/api/v1/auth/google?state=${state}`)
     expect(button.disabled).toBe(true) // no second sign-in started by an impatient second tap
     assign.mockRestore()
   })
 
   it('stores both tokens from the fragment, removes them from the address and goes to /', async () => {
     const api = signedInServer()
-    go('/login#accessToken=acc-1&refreshToken=ref-1')
+    sessionStorage.setItem(SIGN_IN_STATE_KEY, STATE)
+    go(`/login#accessToken=acc-1&refreshToken=ref-1&state=${STATE}`)
     const root = mount(<App />)
     await waitFor(() => expect(location.pathname).toBe('/'))
     expect(location.hash).toBe('')
@@ -48,11 +58,13 @@ describe('login', () => {
     expect(localStorage.getItem('refreshToken')).toBe('ref-1')
     await waitFor(() => getByText(root, 'Namaste'))
     expect(api.calls('/user/p/me')[0].auth).toBe('Bearer acc-1')
+    expect(sessionStorage.getItem(SIGN_IN_STATE_KEY)).toBeNull() // one time only
   })
 
   it('accepts the query form of SPEC §2 as well', async () => {
     signedInServer()
-    go('/login?accessToken=acc-1&refreshToken=ref-1')
+    sessionStorage.setItem(SIGN_IN_STATE_KEY, STATE)
+    go(`/login?accessToken=acc-1&refreshToken=ref-1&state=${STATE}`)
     mount(<App />)
     await waitFor(() => expect(location.pathname).toBe('/'))
     expect(location.search).toBe('')
@@ -79,6 +91,77 @@ describe('login', () => {
     const root = mount(<App />)
     await waitFor(() => expect(location.pathname).toBe('/'))
     await waitFor(() => getByText(root, 'Namaste'))
+  })
+})
+
+describe('login CSRF: tokens only as the answer to a sign-in this tab started (issue 10)', () => {
+  it.each([
+    ['a fragment without state', '#accessToken=evil-a&refreshToken=evil-r'],
+    ['the query form without state', '?accessToken=evil-a&refreshToken=evil-r'],
+    ['a state this tab did not keep', `#accessToken=evil-a&refreshToken=evil-r&state=${'x'.repeat(43)}`],
+  ])('an attacker link with %s is dropped from the address and ignored', async (_n, tail) => {
+    const api = signedInServer()
+    sessionStorage.setItem(SIGN_IN_STATE_KEY, STATE) // even while a real sign-in is under way
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    go(`/login${tail}`)
+    const root = mount(<App />)
+    await waitFor(() => getByText(root, 'Continue with Google', 'button'))
+    expect(location.pathname).toBe('/login')
+    expect(location.hash + location.search).toBe('')
+    expect(localStorage.getItem('accessToken')).toBeNull()
+    expect(localStorage.getItem('refreshToken')).toBeNull()
+    expect(api.requests).toEqual([])
+    expect(sessionStorage.getItem(SIGN_IN_STATE_KEY)).toBe(STATE) // the real sign-in can still complete
+    expect(warn).toHaveBeenCalled()
+    warn.mockRestore()
+  })
+
+  it("a signed-in student's session is kept when an attacker link arrives, with no question asked", async () => {
+    signedInServer()
+    localStorage.setItem('accessToken', 'acc-1')
+    localStorage.setItem('refreshToken', 'ref-1')
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    go('/login#accessToken=evil-a&refreshToken=evil-r')
+    const root = mount(<App />)
+    await waitFor(() => expect(location.pathname).toBe('/'))
+    expect(location.hash).toBe('')
+    expect(localStorage.getItem('accessToken')).toBe('acc-1')
+    expect(localStorage.getItem('refreshToken')).toBe('ref-1')
+    await waitFor(() => getByText(root, 'Namaste'))
+    warn.mockRestore()
+  })
+
+  it('a sign-in this tab started never replaces a live session without the student confirming', async () => {
+    const api = signedInServer()
+    localStorage.setItem('accessToken', 'acc-1')
+    localStorage.setItem('refreshToken', 'ref-1')
+    sessionStorage.setItem(SIGN_IN_STATE_KEY, STATE)
+    go(`/login#accessToken=acc-2&refreshToken=ref-2&state=${STATE}`)
+    const root = mount(<App />)
+    await waitFor(() => getByText(root, 'Switch account?', 'h1'))
+    expect(location.hash).toBe('')
+    expect(localStorage.getItem('accessToken')).toBe('acc-1')
+    await click(getByText(root, 'Stay signed in', 'button'))
+    await waitFor(() => expect(location.pathname).toBe('/'))
+    expect(localStorage.getItem('accessToken')).toBe('acc-1')
+    expect(localStorage.getItem('refreshToken')).toBe('ref-1')
+    expect(api.calls('/user/p/me').every((c) => c.auth === 'Bearer acc-1')).toBe(true)
+  })
+
+  it('Switch account stores the new tokens', async () => {
+    fakeServer({
+      '/user/p/me': () => [200, { error: false, user: student() }],
+      '/event/p/get': () => [200, { error: false, events: {} }],
+    })
+    localStorage.setItem('accessToken', 'acc-1')
+    localStorage.setItem('refreshToken', 'ref-1')
+    sessionStorage.setItem(SIGN_IN_STATE_KEY, STATE)
+    go(`/login#accessToken=acc-2&refreshToken=ref-2&state=${STATE}`)
+    const root = mount(<App />)
+    await click(await waitFor(() => getByText(root, 'Switch account', 'button')))
+    await waitFor(() => expect(location.pathname).toBe('/'))
+    expect(localStorage.getItem('accessToken')).toBe('acc-2')
+    expect(localStorage.getItem('refreshToken')).toBe('ref-2')
   })
 })
 

@@ -21,8 +21,8 @@ describe('my events', () => {
     const root = open({
       events: [],
       my: [
-        { id: 1, ticket_collected: true, team: null, event: withTicket },
-        { id: 2, ticket_collected: false, team: { id: 4, name: 'Team X' }, event: registered },
+        { id: 1, ticket_collected: true, team: null, event: withTicket, checked_in_at: null },
+        { id: 2, ticket_collected: false, team: { id: 4, name: 'Team X' }, event: registered, checked_in_at: null },
       ],
     })
     await waitFor(() => getByText(root, 'Gala', 'h3'))
@@ -30,6 +30,22 @@ describe('my events', () => {
     expect(cards.map((a) => a.getAttribute('href'))).toEqual(['/ticket/91', '/event-details/92'])
     // Every entry is a participation, so each card carries the Registered tag.
     expect(cards.map((a) => a.querySelector('ul')!.textContent)).toEqual(['Registered', 'Registered'])
+  })
+
+  it('offers the certificate of a completed event the student was checked in at, and only there (issue 13)', async () => {
+    const attended = summary({ id: 93, name: 'RoboWars', state: 'COMPLETED' })
+    const missed = summary({ id: 94, name: 'Quiz', state: 'COMPLETED' })
+    const root = open({
+      events: [],
+      my: [
+        { id: 3, ticket_collected: true, team: null, event: attended, checked_in_at: '2026-11-20T10:05:00+05:30' },
+        { id: 4, ticket_collected: true, team: null, event: missed, checked_in_at: null },
+      ],
+    })
+    await waitFor(() => getByText(root, 'RoboWars', 'h3'))
+    const buttons = [...root.querySelectorAll('main button')]
+    expect(buttons.map((b) => b.textContent)).toEqual(['Download certificate'])
+    expect(buttons[0].closest('li')!.textContent).toContain('RoboWars')
   })
 
   it('shows an empty state with a way to Home', async () => {

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../src/api/client.ts'
 import { createCalls } from '../../src/api/calls.ts'
 import { EventsModel } from '../../src/stores/events.ts'
-import { SessionModel, parseAuthReturn } from '../../src/stores/session.ts'
+import { SessionModel } from '../../src/stores/session.ts'
+import { parseAuthReturn } from '../../src/stores/session-flows.ts'
 import { App } from '../../src/app.tsx'
 import { cleanup, fakeServer, getByText, go, mount, student, waitFor } from './session-fakes.ts'
 
@@ -189,8 +190,9 @@ describe('session', () => {
 
 describe('parseAuthReturn', () => {
   it.each([
-    ['#accessToken=a&refreshToken=r', '', { accessToken: 'a', refreshToken: 'r' }],
-    ['', '?accessToken=a&refreshToken=r', { accessToken: 'a', refreshToken: 'r' }],
+    ['#accessToken=a&refreshToken=r', '', { accessToken: 'a', refreshToken: 'r', state: null }],
+    ['', '?accessToken=a&refreshToken=r', { accessToken: 'a', refreshToken: 'r', state: null }],
+    ['#accessToken=a&refreshToken=r&state=s1', '', { accessToken: 'a', refreshToken: 'r', state: 's1' }],
     ['#error=Access%20denied', '', { error: 'Access denied' }],
     ['', '?error=Access%20denied', { error: 'Access denied' }],
     ['#accessToken=a', '', null], // half a pair is not a sign-in

@@ -154,6 +154,21 @@ describe('Google sign-in against a local OpenID provider', () => {
     expect(refreshed.statusCode).toBe(200)
   })
 
+  it("hands the app's one-time sign-in value back beside the tokens, kept in the signed cookie meanwhile (login CSRF, issue 10)", async () => {
+    nextIdToken(person('state.meera@example.edu', { sub: 'google-sub-state' }))
+    const state = 'zYx_-9876543210abcdefghijklmnopqrstuvwxyzAB'
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/auth/google?state=${state}` })
+    expect(res.statusCode).toBe(302)
+    const authorizeUrl = new URL(res.headers.location as string)
+    expect(authorizeUrl.searchParams.get('state')).not.toBe(state) // the provider's state stays the server's own
+    const cookie = cookiePair(res.headers['set-cookie'], 'oidc_pending')
+    const back = await callback(await authorize(authorizeUrl), cookie)
+    expect(back.statusCode).toBe(302)
+    const f = fragmentOf(back.headers.location as string)
+    expect(Object.keys(f).sort()).toEqual(['accessToken', 'refreshToken', 'state'])
+    expect(f.state).toBe(state)
+  })
+
   it('signs the same subject in as the same user, updating name and photo but never the onboarding fields', async () => {
     nextIdToken(person('arjun@example.edu', { sub: 'google-sub-2', name: 'Arjun' }))
     expect((await signIn()).statusCode).toBe(302)

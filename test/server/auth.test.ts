@@ -1,6 +1,7 @@
 // Sessions through the real routes: development sign-in, refresh-token rotation, reuse detection,
 // idle and absolute expiry, logout, and the refresh race on every database kind.
 import { eq } from 'drizzle-orm'
+import webpush from 'web-push'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { hashRefreshToken } from '../../server/db/sessions.ts'
@@ -81,6 +82,45 @@ describe('development sign-in', () => {
     expect(stored.some((r) => r.tokenHash === hashRefreshToken(tokens.refreshToken))).toBe(true)
   })
 
+  it("carries the app's one-time sign-in value (state) through the form and back beside the tokens (login CSRF, issue 10)", async () => {
+    const state = 'AbC_-0123456789xyzXYZ0123456789abcdefghijk'
+    const page = await t.app.inject({ method: 'GET', url: `/api/v1/auth/google?state=${state}` })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain(`<input type="hidden" name="state" value="${state}">`)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/dev',
+      headers: FORM,
+      payload: new URLSearchParams({ name: 'Asha', email: 'asha.state@example.edu', state }).toString(),
+    })
+    expect(res.statusCode).toBe(302)
+    const f = fragmentOf(res.headers.location as string)
+    expect(f.state).toBe(state)
+    expect(f.accessToken).toBeTruthy()
+    // Without a state (an old client), the tokens come back without one: the app ignores them.
+    const plain = await devSignIn(t, 'Asha', 'asha.state@example.edu')
+    expect(plain.accessToken).toBeTruthy()
+  })
+
+  it.each([
+    ['too short', 'abc'],
+    ['with other characters', 'a'.repeat(20) + '<script>'],
+    ['too long', 'a'.repeat(129)],
+  ])('refuses a sign-in state %s (400 naming state), at the start and at the form', async (_n, state) => {
+    const start = await t.app.inject({ method: 'GET', url: `/api/v1/auth/google?state=${encodeURIComponent(state)}` })
+    expect(start.statusCode).toBe(400)
+    expect(start.json().message).toMatch(/^state /)
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/dev',
+      headers: JSON_HEADERS,
+      payload: JSON.stringify({ name: 'A', email: 'a.bad.state@example.edu', state }),
+    })
+    expect(post.statusCode).toBe(400)
+    expect(post.json().message).toMatch(/^state /)
+    expect(await t.database.db.select().from(schema.users).where(eq(schema.users.email, 'a.bad.state@example.edu'))).toEqual([])
+  })
+
   it('signs the same person in again as the same user, keeping the onboarding fields', async () => {
     const first = await devSignIn(t, 'Ravi', 'ravi@example.edu')
     const id = (await me(t, first.accessToken)).json().user.id
@@ -145,7 +185,7 @@ describe('development sign-in', () => {
 
   it('does not exist in production', async () => {
     const prod = await testApp({
-      env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'http://127.0.0.1:9/' },
+      env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'http://127.0.0.1:9/', ...vapidEnv() },
     })
     try {
       const res = await prod.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: FORM, payload: 'name=A&email=a%40example.edu' })
@@ -348,3 +388,9 @@ describe.each(DB_KINDS)('refresh race on %s', (kind) => {
     if (ok.length === 1) expect((await refresh(t, ok[0].json().refreshToken)).statusCode).toBe(401)
   }, 60_000)
 })
+
+/** Web Push keys, required in production (a fresh pair each time). */
+function vapidEnv() {
+  const keys = webpush.generateVAPIDKeys()
+  return { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:events@example.edu' }
+}

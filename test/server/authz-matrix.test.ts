@@ -12,10 +12,12 @@ import { startSession } from '../../server/db/sessions.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { DOOR_MESSAGES as DOOR, MESSAGES as E } from '../../server/routes/outcomes.ts'
 import { schema } from '../../server/db/index.ts'
+import { FEED_MESSAGES } from '../../server/routes/feeds.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 import { makeEvent, post } from './teams-fixtures.ts'
 
 type Role = 'signedOut' | 'student' | 'member' | 'leader' | 'otherTeam'
+const NOT_CHECKED_IN = 'Certificates are for participants checked in at the event: yours was not scanned at the door.'
 const ROLES: Role[] = ['signedOut', 'student', 'member', 'leader', 'otherTeam']
 const INVALID = { error: true, message: 'Invalid Token' }
 const PROFILE = {
@@ -295,6 +297,91 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       url: () => '/api/v1/auth/logout',
       body: (w, role) => ({ refreshToken: role === 'signedOut' ? randomBytes(32).toString('base64url') : w.sessions[role].refreshToken }),
       expect: (role) => (role === 'signedOut' ? { status: 200 } : { status: 200, writes: ['refresh_families', 'refresh_tokens'] }),
+    },
+    // Around the event: give back, waitlist, push (issue 13).
+    'POST /event/p/release-ticket (no ticket held)': {
+      url: () => '/api/v1/event/p/release-ticket',
+      body: (w) => ({ event_id: w.tickets }),
+      expect: (role) =>
+        role === 'signedOut'
+          ? { status: 401 }
+          : role === 'student'
+            ? { status: 403, message: E.notRegistered }
+            : { status: 409, message: 'You do not hold a ticket for this event.' },
+    },
+    'POST /event/p/waitlist (join, tickets left)': {
+      url: () => '/api/v1/event/p/waitlist',
+      body: (w) => ({ event_id: w.tickets, join: true }),
+      expect: (role) =>
+        role === 'signedOut'
+          ? { status: 401 }
+          : role === 'student'
+            ? { status: 403, message: E.notRegistered }
+            : { status: 409, message: 'Tickets are still available: collect yours now.' },
+    },
+    'POST /event/p/waitlist (leave, not on it)': {
+      url: () => '/api/v1/event/p/waitlist',
+      body: (w) => ({ event_id: w.tickets, join: false }),
+      expect: bearerOnly({ message: 'You are not on the waitlist.' }),
+    },
+    'GET /push/key': {
+      method: 'GET',
+      url: () => '/api/v1/push/key',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body.publicKey).toMatch(/^[A-Za-z0-9_-]{80,}$/),
+    },
+    'POST /push/p/subscribe': {
+      url: () => '/api/v1/push/p/subscribe',
+      body: (_w, role) => ({
+        subscription: {
+          endpoint: `https://push.example.com/${role}-${randomBytes(4).toString('hex')}`,
+          keys: { p256dh: 'BP' + 'A'.repeat(85), auth: 'A'.repeat(22) },
+        },
+      }),
+      expect: bearerOnly({ writes: ['push_subscriptions'] }),
+    },
+    'POST /push/p/unsubscribe (unknown endpoint)': {
+      url: () => '/api/v1/push/p/unsubscribe',
+      body: () => ({ endpoint: 'https://push.example.com/nobody' }),
+      expect: bearerOnly(),
+    },
+    'POST /org/p/event/notify (students are not organisers)': {
+      url: () => '/api/v1/org/p/event/notify',
+      body: (w) => ({ event_id: w.tickets, title: 'Hello', body: 'Doors open at 6', to: 'PARTICIPANTS' }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
+    },
+    // ---- The calendar feed and certificates (issue 13) ----
+    'POST /user/p/calendar': {
+      url: () => '/api/v1/user/p/calendar',
+      body: () => ({ rotate: false }),
+      expect: bearerOnly({ writes: ['calendar_feeds'] }),
+      check: (_w, _role, body) => expect(body.url).toMatch(/^http:\/\/app\.test\/api\/v1\/calendar\/[\w-]{43}\.ics$/),
+    },
+    'GET /calendar/{unknown secret}.ics': {
+      method: 'GET',
+      url: () => `/api/v1/calendar/${'x'.repeat(43)}.ics`,
+      body: () => undefined,
+      // Public: the secret is the credential; a bearer header opens nothing.
+      expect: () => ({ status: 404, message: FEED_MESSAGES.unknownFeed }),
+    },
+    'GET /event/p/certificate/{completed event, nobody checked in}': {
+      method: 'GET',
+      url: (w) => `/api/v1/event/p/certificate/${w.completed}`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: NOT_CHECKED_IN }),
+    },
+    'GET /event/p/certificate/{event not completed}': {
+      method: 'GET',
+      url: (w) => `/api/v1/event/p/certificate/${w.tickets}`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Certificates are ready once the event is completed.' }),
+    },
+    'GET /verify/{unknown code}': {
+      method: 'GET',
+      url: () => '/api/v1/verify/ZZZZZ-ZZZZZ',
+      body: () => undefined,
+      expect: () => ({ status: 404, message: FEED_MESSAGES.unknownCertificate }),
     },
   }
 

@@ -243,6 +243,21 @@ describe(`fuzz over every call on ${KIND}`, () => {
             }))
           : anyValue(),
       state: () => strings(),
+      scope: () => (r.chance(0.5) ? 'home' : anyValue()),
+      month: () => (r.chance(0.5) ? r.pick(['2026-11', '2025-01', '1999-12', '9999-12', '0000-01']) : anyValue()),
+      parent_id: eventId,
+      mine: () => (r.chance(0.5) ? r.pick([true, false]) : anyValue()),
+      // Around the event (issue 13): waitlist, push, the organiser's message.
+      join: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
+      endpoint: () => (r.chance(0.5) ? `https://push.example.com/${r.int(20)}` : anyValue()),
+      subscription: () =>
+        r.chance(0.6)
+          ? { endpoint: `https://push.example.com/${r.int(20)}`, keys: { p256dh: r.chance(0.8) ? 'BP' + 'A'.repeat(85) : anyValue(), auth: 'A'.repeat(22) } }
+          : anyValue(),
+      title: () => (r.chance(0.5) ? 'Doors open' : anyValue()),
+      body: () => (r.chance(0.5) ? 'Doors open at 6 PM.' : anyValue()),
+      to: () => (r.chance(0.6) ? r.pick(['PARTICIPANTS', 'TICKET_HOLDERS', 'WAITLIST', 'EVERYONE']) : anyValue()),
+      rotate: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
     }
     // Fields outside a call's list, which must be ignored (never written).
     const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {

@@ -62,7 +62,7 @@ export async function testApp(
     database,
     accessTokenSeconds: options.accessTokenSeconds,
     rateLimits: false,
-    overload: { maxInFlight: Number.MAX_SAFE_INTEGER, maxEventLoopDelayMs: 0 },
+    overload: { maxInFlight: Number.MAX_SAFE_INTEGER, maxQueueDelayMs: 0, maxEventLoopDelayMs: 0 },
     ...options.app,
   })
   await app.ready()

@@ -1,5 +1,6 @@
-// Overload (issue 6): past the cap on requests in flight, new requests get 503 with Retry-After at once,
-// instead of queueing; when the held requests finish, the instance takes requests again.
+// Overload (issues 6 and 15): past the cap on requests in flight, or while requests wait past the queue-delay
+// limit, new requests get 503 with Retry-After at once, instead of queueing; when the held requests finish, the
+// instance takes requests again.
 import { connect } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -36,6 +37,59 @@ describe('overload', () => {
     const after = await t.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
     expect(after.statusCode).toBe(200)
     expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).json()).toEqual({ error: false, status: 'ok' })
+  })
+
+  it('by queue delay (issue 15): a standing queue (requests waiting past the limit) sheds new ones; once it drains, all is normal', async () => {
+    const queued = await testApp({
+      app: { overload: { maxInFlight: 1_000_000, maxQueueDelayMs: 200, queueIntervalMs: 50, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } },
+    })
+    try {
+      const { auth } = await queued.student()
+      const get = () => queued.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
+      // Many requests answered quickly: no queue, whatever their number.
+      const burst = await Promise.all(Array.from({ length: 200 }, get))
+      expect(burst.filter((r) => r.statusCode !== 200)).toEqual([])
+      // Twenty requests whose bodies keep arriving: a queue that waits longer than 200 ms.
+      const bodies = Array.from({ length: 20 }, () => new PassThrough())
+      const held = bodies.map((body) =>
+        queued.app.inject({ method: 'POST', url: '/api/v1/event/p/claim-ticket', headers: { ...auth, 'content-type': 'application/json' }, payload: body }),
+      )
+      for (const b of bodies) b.write('{"event_id":')
+      await new Promise((r) => setTimeout(r, 400))
+      const shed = await get()
+      expect(shed.statusCode).toBe(503)
+      expect(shed.headers['retry-after']).toBe('2')
+      expect(shed.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
+      for (const b of bodies) b.end('999999}')
+      expect((await Promise.all(held)).map((r) => r.statusCode)).toEqual(Array(20).fill(404)) // the queue is served
+      await new Promise((r) => setTimeout(r, 200)) // an interval with nothing waiting
+      expect((await get()).statusCode).toBe(200)
+    } finally {
+      await queued.close()
+    }
+  })
+
+  it('one slow request with nothing else waiting sheds nothing (a queue is many requests, not one)', async () => {
+    const queued = await testApp({
+      app: { overload: { maxInFlight: 1_000_000, maxQueueDelayMs: 100, queueIntervalMs: 50, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } },
+    })
+    try {
+      const { auth } = await queued.student()
+      const body = new PassThrough()
+      const slow = queued.app.inject({
+        method: 'POST',
+        url: '/api/v1/event/p/claim-ticket',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: body,
+      })
+      body.write('{"event_id":')
+      await new Promise((r) => setTimeout(r, 300))
+      expect((await queued.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })).statusCode).toBe(200)
+      body.end('999999}')
+      expect((await slow).statusCode).toBe(404)
+    } finally {
+      await queued.close()
+    }
   })
 
   it('the count does not leak: 50 requests one after another, with refusals and errors among them, all answered', async () => {

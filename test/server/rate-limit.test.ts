@@ -46,7 +46,8 @@ describe('the default limits leave normal use alone', () => {
 
 describe('limits in memory', () => {
   let t: TestApp
-  beforeAll(async () => (t = await testApp({ app: { rateLimits: small } })))
+  // One proxy in front (TRUST_PROXY=1): the client address is the last hop of X-Forwarded-For.
+  beforeAll(async () => (t = await testApp({ env: { TRUST_PROXY: '1' }, app: { rateLimits: small } })))
   afterAll(() => t.close())
 
   it('per student across all writes: the 4th write is refused, another student is not affected, refused writes change nothing', async () => {
@@ -133,9 +134,9 @@ describe('limits in Redis, shared by two instances', () => {
 
   beforeAll(async () => {
     redis = createRedis(REDIS_URL)
-    one = await testApp({ app: { rateLimits: small, redis, redisPrefix: prefix } })
+    one = await testApp({ env: { TRUST_PROXY: '1' }, app: { rateLimits: small, redis, redisPrefix: prefix } })
     // The second instance on its own database: only Redis is shared, so any sharing seen is Redis's.
-    two = await testApp({ app: { rateLimits: small, redis, redisPrefix: prefix } })
+    two = await testApp({ env: { TRUST_PROXY: '1' }, app: { rateLimits: small, redis, redisPrefix: prefix } })
   })
   afterAll(async () => {
     await one.close()

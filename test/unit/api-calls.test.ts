@@ -25,6 +25,7 @@ describe('api calls', () => {
   const table: [string, (api: ReturnType<typeof createCalls>) => Promise<unknown>, string, unknown][] = [
     ['me', (a) => a.me(), '/user/p/me', true],
     ['getEvents', (a) => a.getEvents(), '/event/p/get', true],
+    ['getEvents (home)', (a) => a.getEvents({ scope: 'home' }), '/event/p/get', { scope: 'home' }],
     ['getMyEvents', (a) => a.getMyEvents(), '/event/p/get/me', true],
     ['getEvent', (a) => a.getEvent(42), '/event/p/get/42', true],
     ['register', (a) => a.register(5), '/event/p/register-for-event', { event_id: 5 }],

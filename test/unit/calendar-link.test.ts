@@ -1,6 +1,6 @@
 // Event details helpers: the Google Calendar link, the fee text and the venue split (SPEC §2 Event details).
 import { describe, expect, test } from 'vitest'
-import { calendarLink } from '../../src/lib/calendar-link.ts'
+import { calendarLink, calendarLinks } from '../../src/lib/calendar-link.ts'
 import { formatFee } from '../../src/lib/money.ts'
 import { splitVenue } from '../../src/lib/venue.ts'
 
@@ -18,14 +18,27 @@ describe('calendarLink', () => {
     expect(q.get('ctz')).toBe('Asia/Kolkata')
   })
 
-  test('ends at the second date when there is one after the first', () => {
-    const q = parse(calendarLink({ name: 'Fest', description: '', dates: ['2026-11-20T04:30:00Z', '2026-11-21T12:00:00Z'] })!).searchParams
-    expect(q.get('dates')).toBe('20261120T043000Z/20261121T120000Z')
+  test('a multi-day event is booked day by day, not as one block spanning the days (issue 13)', () => {
+    const links = calendarLinks({ name: 'Fest', description: '', dates: ['2026-11-20T04:30:00Z', '2026-11-21T12:00:00Z'] })
+    expect(links.map((l) => l.label)).toEqual(['Add day 1 (Fri, 20 Nov 2026) to calendar', 'Add day 2 (Sat, 21 Nov 2026) to calendar'])
+    expect(links.map((l) => parse(l.href).searchParams.get('dates'))).toEqual(['20261120T043000Z/20261120T053000Z', '20261121T120000Z/20261121T130000Z'])
+    expect(links.map((l) => parse(l.href).searchParams.get('text'))).toEqual(['Fest (day 1 of 2)', 'Fest (day 2 of 2)'])
+    expect(calendarLink({ name: 'Fest', description: '', dates: ['2026-11-20T04:30:00Z', '2026-11-21T12:00:00Z'] })).toBe(links[0].href)
   })
 
-  test('a second date before the first is ignored (one hour instead)', () => {
-    const q = parse(calendarLink({ name: 'X', description: '', dates: ['2026-11-21T04:30:00Z', '2026-11-20T04:30:00Z'] })!).searchParams
-    expect(q.get('dates')).toBe('20261121T043000Z/20261121T053000Z')
+  test("the day the event's schedule ends on ends at that time", () => {
+    const links = calendarLinks({
+      name: 'Fest',
+      description: '',
+      dates: ['2026-11-20T04:30:00Z', '2026-11-21T04:30:00Z'],
+      schedule: { ends_at: '2026-11-21T12:00:00Z' },
+    })
+    expect(links.map((l) => parse(l.href).searchParams.get('dates'))).toEqual(['20261120T043000Z/20261120T053000Z', '20261121T043000Z/20261121T120000Z'])
+  })
+
+  test('a second date before the first is booked on its own day', () => {
+    const links = calendarLinks({ name: 'X', description: '', dates: ['2026-11-21T04:30:00Z', '2026-11-20T04:30:00Z'] })
+    expect(links.map((l) => parse(l.href).searchParams.get('dates'))).toEqual(['20261121T043000Z/20261121T053000Z', '20261120T043000Z/20261120T053000Z'])
   })
 
   test('an hour that crosses UTC midnight and the year end', () => {

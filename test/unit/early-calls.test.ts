@@ -22,6 +22,17 @@ describe('early calls', () => {
     expect(fetch).toHaveBeenCalledTimes(1)
   })
 
+  it('a call with a body takes the early answer started with that body (Home’s events), not one with another', async () => {
+    const fetch = vi.fn(async () => json(200, { error: false, events: { ONGOING: [] } }))
+    const home = Promise.resolve(json(200, { error: false, events: {} }))
+    const early: EarlyCalls = { token: 'A1', calls: { '/event/p/get{"scope":"home"}': home } }
+    const client = createClient({ fetch, storage: storage({ accessToken: 'A1', refreshToken: 'R1' }), onLogout: vi.fn(), early })
+    expect(await client.request('/event/p/get')).toEqual({ error: false, events: { ONGOING: [] } })
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(await client.request('/event/p/get', { scope: 'home' })).toEqual({ error: false, events: {} })
+    expect(fetch).toHaveBeenCalledTimes(1)
+  })
+
   it('an early answer made with another token (a sign-in since) is not used', async () => {
     const fetch = vi.fn(async () => json(200, { error: false, user: USER }))
     const early: EarlyCalls = { token: 'OLD', calls: { '/user/p/me': Promise.resolve(json(200, { error: false, user: { id: 1 } })) } }

@@ -70,6 +70,8 @@ interface LayoutProps {
 export function Layout({ isBare, children }: LayoutProps) {
   const { path, route } = useLocation()
   const bare = isBare(path)
+  // The console and the door may be used in landscape (src/styles/critical.css); student screens may not.
+  document.documentElement.classList.toggle('wide', /^\/(manage|door)(\/|$)/.test(path))
   const status = session.status.value
   const needsOnboarding = session.needsOnboarding.value
 

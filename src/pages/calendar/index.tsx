@@ -2,11 +2,12 @@
 // schedule of the selected day (today in IST by default).
 // The selected day is kept in the address (/calendar?day=2026-11-21, replaced as the student picks days), so Back
 // from an event of the schedule returns to the day they were looking at; the Calendar tab opens on today.
-import { useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { MonthCalendar } from '../../components/month-calendar/index.tsx'
 import { addMonths, isDayKey, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
 import { formatDayKey, todayKeyIST } from '../../lib/dates.ts'
+import { eventLists, monthQuery } from '../../stores/event-lists.ts'
 import { events } from '../../stores/events.ts'
 import s from './style.module.css'
 
@@ -16,7 +17,12 @@ export default function CalendarPage() {
   const selected = isDayKey(query.day) ? query.day : todayKey
   const [month, setMonth] = useState(() => monthOfKey(selected))
   const setSelected = (key: string) => route(`/calendar?day=${key}`, true)
-  const all = events.all.value
+  // The month's events (issue 15), fetched as the month is shown; Home's list stands in until they arrive.
+  const shown = monthQuery(month)
+  useEffect(() => {
+    eventLists.load(shown)
+  }, [shown.month])
+  const all = eventLists.list(shown) ?? events.all.value
   const schedule = useMemo(() => scheduleFor(all, selected), [all, selected])
 
   return (

@@ -9,6 +9,7 @@ import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
 import { stateLabel } from '../../lib/state-label.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
+import { eventLists } from '../../stores/event-lists.ts'
 import { events } from '../../stores/events.ts'
 
 export default function ChildEvents() {
@@ -23,6 +24,11 @@ export default function ChildEvents() {
   useEffect(() => {
     if (!listed) eventDetail.load(id)
   }, [id, !listed])
+  // The children (issue 15): Home's list holds only some of them, so the parent's are asked for as the screen opens.
+  const childQuery = { parent_id: Number(id) }
+  useEffect(() => {
+    if (/^\d{1,9}$/.test(id ?? '')) eventLists.load(childQuery)
+  }, [id])
   useEffect(() => {
     if (notFound) route('/', true)
   }, [notFound])
@@ -31,8 +37,12 @@ export default function ChildEvents() {
     return <LoadOrRetry loading="Loading the events" what="the event" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
   }
 
-  const byId = new Map(all.map((e) => [e.id, e]))
+  const fetchedChildren = eventLists.list(childQuery)
+  const byId = new Map([...all, ...(fetchedChildren ?? [])].map((e) => [e.id, e]))
   const children = parent.children.flatMap((c) => byId.get(c.id) ?? [])
+  if (children.length === 0 && parent.children.length > 0 && !fetchedChildren) {
+    return <LoadOrRetry loading="Loading the events" what="the events" error={eventLists.error.value} retry={() => eventLists.load(childQuery)} />
+  }
   return (
     <>
       <h1>{parent.name}</h1>

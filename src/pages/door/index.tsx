@@ -255,9 +255,9 @@ function Scanning() {
 
 export default function DoorPage() {
   useEffect(() => {
-    document.documentElement.classList.add('door-screen')
+    document.documentElement.classList.add('door-screen', 'wide')
     return () => {
-      document.documentElement.classList.remove('door-screen')
+      document.documentElement.classList.remove('door-screen', 'wide')
       closeDoor()
     }
   }, [])

@@ -1,14 +1,22 @@
 // A parent event's children on its details page (issue 14): each child's name, first date and state, linking to
-// its own details, so "pick an event below" has something below. The children come from the events list.
+// its own details, so "pick an event below" has something below. The children come from the parent's list.
 import type { EventDetail } from '../../../contract/types.ts'
 import { formatDate } from '../../lib/dates.ts'
 import { eventHref } from '../../lib/event-href.ts'
 import { stateLabel } from '../../lib/state-label.ts'
+import { useEffect } from 'preact/hooks'
+import { eventLists } from '../../stores/event-lists.ts'
 import { events } from '../../stores/events.ts'
 import s from './style.module.css'
 
-export function ChildList({ parent }: { parent: Pick<EventDetail, 'name' | 'children'> }) {
-  const listed = new Map(events.all.value.map((e) => [e.id, e]))
+export function ChildList({ parent }: { parent: Pick<EventDetail, 'id' | 'name' | 'children'> }) {
+  // Home's list holds only some children (issue 15): the parent's are asked for when it has any.
+  const query = { parent_id: parent.id }
+  const hasChildren = parent.children.length > 0
+  useEffect(() => {
+    if (hasChildren) eventLists.load(query)
+  }, [parent.id, hasChildren])
+  const listed = new Map([...events.all.value, ...(eventLists.list(query) ?? [])].map((e) => [e.id, e]))
   const children = parent.children.flatMap((c) => listed.get(c.id) ?? [])
   if (children.length === 0) return null
   return (

@@ -1,6 +1,6 @@
 // Event details (SPEC §2, §4): image, share, add to calendar, date and time, venue, participants, activity
 // link, About the Event, fee, and the bottom action button of lib/action-button with the Register and RSVP
-// flows. The event comes from the event-detail store; this screen only keeps the state of a flow under way.
+// flows. The event, the flow under way and the button come from the event-detail store.
 import { useEffect, useState } from 'preact/hooks'
 import { useRoute } from 'preact-iso'
 import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
@@ -8,26 +8,20 @@ import type { EventDetail } from '../../../contract/types.ts'
 import { RatingPopup } from '../../components/rating-popup/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../lib/action-button.ts'
-import { calendarLink } from '../../lib/calendar-link.ts'
+import { calendarLinks } from '../../lib/calendar-link.ts'
+import { CertificateButton } from '../../components/certificate-button/index.tsx'
+import { feeds } from '../../stores/feeds.ts'
 import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
+import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ChildList } from './children.tsx'
+import type { WaitlistPanel as Panel } from './waitlist.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
 export const LINK_COPIED = 'Link copied'
-
-type Flow = 'register' | 'claim-ticket'
-const FLOW_LABEL: Record<Flow, string> = { register: REGISTERING, 'claim-ticket': RSVPING }
-// What the button shows once a flow succeeded, even if the refresh that follows could not reach the server.
-const FLOW_DONE: Record<Flow, ActionButton> = {
-  register: { label: 'Registered', action: 'none', disabled: true },
-  'claim-ticket': { label: 'View Ticket', action: 'view-ticket', disabled: false },
-}
 
 async function share(event: EventDetail) {
   const url = location.href
@@ -49,14 +43,23 @@ async function share(event: EventDetail) {
   }
 }
 
+const WAITLIST_STATES = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN'])
+
+/** Give back, waitlist and "Notify me" (issue 13), fetched as a chunk of their own only for events with tickets. */
+function WaitlistSlot({ event }: { event: EventDetail }) {
+  const wanted = event.is_ticket_feature_enabled && event.Participant !== false && WAITLIST_STATES.has(event.state)
+  const [Loaded, setLoaded] = useState<typeof Panel | null>(null)
+  useEffect(() => {
+    if (wanted && !Loaded) import('./waitlist.tsx').then((m) => setLoaded(() => m.WaitlistPanel)).catch((err) => console.error('waitlist chunk failed', err))
+  }, [wanted, Loaded])
+  return wanted && Loaded ? <Loaded event={event} /> : null
+}
+
 export default function EventDetails() {
   const { id } = useRoute().params
-  const [flow, setFlow] = useState<Flow | null>(null)
-  const [done, setDone] = useState<ActionButton | null>(null)
   const [rating, setRating] = useState(false)
 
   useEffect(() => {
-    setDone(null)
     setRating(false)
     eventDetail.load(id)
   }, [id])
@@ -77,33 +80,27 @@ export default function EventDetails() {
     return <LoadOrRetry loading="Loading the event" what="the event" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
   }
 
+  // SPEC §8: a failure reverts the button with no message (the store logs the reason).
   const run = async (which: Flow) => {
-    setFlow(which)
-    try {
-      await (which === 'register' ? eventDetail.register() : eventDetail.claimTicket())
-      setDone(FLOW_DONE[which])
-      showToast(which === 'register' ? REGISTER_TOAST : RSVP_TOAST)
-    } catch (err) {
-      // SPEC §8: the button reverts and no message is shown; the reason still goes to the log.
-      console.error(`${which} failed`, err)
-    } finally {
-      setFlow(null)
-    }
+    const result = await eventDetail.flow(which)
+    if (result) showToast(result.toast)
   }
 
-  const button = done ?? actionFor(event)
+  const button = eventDetail.button.value!
   const image = event.event_page_image_url || event.banner_url
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
-  const calendar = calendarLink(event)
+  const calendar = calendarLinks(event)
+  // The door scanned the student in at a completed event: a participation certificate (issue 13).
+  const certified = event.state === 'COMPLETED' && event.Participant !== false && event.Participant.checked_in_at !== null
   const external = (href: string | null) => ({ href: href ?? undefined, target: '_blank', rel: 'noopener noreferrer' })
 
   let bottom
-  if (flow) {
+  if ('busy' in button) {
     bottom = (
       <button type="button" class="button" disabled aria-busy="true">
         <span class="spinner spinner-sm" aria-hidden="true" />
-        {FLOW_LABEL[flow]}
+        {button.label}
       </button>
     )
   } else if (button.disabled) {
@@ -208,11 +205,11 @@ export default function EventDetails() {
         </div>
       </dl>
       <p class={s.links}>
-        {calendar && (
-          <a href={calendar} target="_blank" rel="noopener noreferrer">
-            Add to calendar
+        {calendar.map((link) => (
+          <a key={link.href} href={link.href} target="_blank" rel="noopener noreferrer">
+            {link.label}
           </a>
-        )}
+        ))}
         {event.in_event_activity && <a {...external(event.in_event_activity)}>Event Activity</a>}
       </p>
       <section aria-labelledby="about">
@@ -221,8 +218,16 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
+      {certified && (
+        <p>
+          <CertificateButton download={() => feeds.certificate(event.id)} filename={`certificate-${event.id}.pdf`} />
+        </p>
+      )}
       <ChildList parent={event} />
-      <div class={s.bar}>{bottom}</div>
+      <div class={s.bar}>
+        {bottom}
+        {!eventDetail.pending.value && <WaitlistSlot event={event} />}
+      </div>
       {rating && (
         <RatingPopup
           feedback={feedbackFor(event)}

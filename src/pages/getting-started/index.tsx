@@ -7,8 +7,8 @@ import { COLLEGE, DEGREE, PHONE_DIGITS, type Gender } from '../../../contract/co
 import { BRANCHES_BY_YEAR, GRADUATION_YEARS, INTEREST_OPTIONS, branchToWire } from '../../../contract/profile-options.ts'
 import { MESSAGES } from '../../../contract/messages.ts'
 import { educationalErrors, interestErrors, personalErrors, phoneDigits } from './rules.ts'
-import { api } from '../../api/calls.ts'
 import { session } from '../../stores/session.ts'
+import { saveProfile } from '../../stores/session-flows.ts'
 import { showToast } from '../../components/toast/index.tsx'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import styles from './style.module.css'
@@ -137,7 +137,7 @@ export default function GettingStarted() {
     }
     setSaving(true)
     try {
-      const answer = await api.updateProfile({
+      const saved = await saveProfile({
         phone_number: form.phone_number,
         roll_number: form.roll_number.trim(),
         gender: form.gender as Gender,
@@ -149,7 +149,7 @@ export default function GettingStarted() {
         id,
       })
       setStep('done')
-      if (answer.user) session.setUser(answer.user)
+      if (saved) session.setUser(saved)
     } catch (err) {
       const message = (err as Error).message
       showToast(message, 'error')

@@ -1,10 +1,11 @@
 // Login (SPEC §1/§2): logo, name, 'By CSI-KJSCE' and 'Continue with Google'. The sign-in callback comes back
-// here with the tokens in the fragment (or, as SPEC §2 words it, the query): they are stored, taken out of the
-// address at once, and the student goes to /. `#error=` shows why a sign-in failed.
+// here with the tokens in the fragment (or, as SPEC §2 words it, the query): they are taken out of the address at
+// once, and stored only when they answer a sign-in this browser started (stores/session-flows.ts; login CSRF),
+// after the student confirmed when this phone holds another session; then the student goes to /. `#error=`
+// shows why a sign-in failed.
 import { useLayoutEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { client, googleSignInUrl } from '../../api/calls.ts'
-import { parseAuthReturn, session } from '../../stores/session.ts'
+import { beginSignIn, completeSignIn, type SignInCompletion } from '../../stores/session-flows.ts'
 import { Spinner } from '../../components/spinner/index.tsx'
 import styles from './style.module.css'
 
@@ -16,26 +17,46 @@ export default function Login() {
   const [error, setError] = useState('')
   const [leaving, setLeaving] = useState(false)
   const [redirecting, setRedirecting] = useState(true)
+  const [confirm, setConfirm] = useState<Extract<SignInCompletion, { kind: 'confirm' }> | null>(null)
 
   useLayoutEffect(() => {
-    const back = parseAuthReturn(location.hash, location.search)
-    if (back && 'accessToken' in back) {
-      session.signIn(back.accessToken, back.refreshToken)
-      history.replaceState(null, '', '/login')
+    const done = completeSignIn(location.hash, location.search)
+    // Tokens or an error in the address are taken out of it at once, whatever became of them.
+    if (location.hash || location.search) history.replaceState(null, '', '/login')
+    if (done.kind === 'signed-in' || done.kind === 'signed-in-already') {
       route('/', true)
       return
     }
-    if (back) {
-      setError(back.error.slice(0, MAX_ERROR))
-      history.replaceState(null, '', '/login')
-    } else if (client.hasSession()) {
-      route('/', true) // already signed in on this phone
-      return
-    }
+    if (done.kind === 'error') setError(done.message.slice(0, MAX_ERROR))
+    if (done.kind === 'confirm') setConfirm(done)
     setRedirecting(false)
   }, [])
 
   if (redirecting) return null
+
+  if (confirm) {
+    const answer = (accept: boolean) => () => {
+      if (accept) confirm.accept()
+      else confirm.decline()
+      route('/', true)
+    }
+    return (
+      <main class={styles.login}>
+        <section class={styles.confirm} aria-labelledby="switch-title" aria-describedby="switch-text">
+          <h1 id="switch-title" class={styles.switchTitle}>
+            Switch account?
+          </h1>
+          <p id="switch-text">This phone is already signed in. Switch to the account you just signed in with, or stay signed in as you are.</p>
+          <button type="button" class="button" onClick={answer(true)}>
+            Switch account
+          </button>
+          <button type="button" class={`button ${styles.stay}`} onClick={answer(false)}>
+            Stay signed in
+          </button>
+        </section>
+      </main>
+    )
+  }
 
   return (
     <main class={styles.login}>
@@ -54,7 +75,7 @@ export default function Login() {
         onClick={() => {
           // The whole window goes to the server, which sends it on to Google and back to /login.
           setLeaving(true)
-          location.assign(googleSignInUrl())
+          location.assign(beginSignIn())
         }}
       >
         {leaving ? <Spinner size="sm" label="Opening Google sign-in" /> : <GoogleMark />}

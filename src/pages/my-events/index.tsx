@@ -6,6 +6,8 @@ import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
 import { myEvents } from '../../stores/my-events.ts'
+import { CertificateButton } from '../../components/certificate-button/index.tsx'
+import { feeds } from '../../stores/feeds.ts'
 
 export default function MyEvents() {
   useEffect(() => {
@@ -44,6 +46,13 @@ export default function MyEvents() {
                 href={item.ticket_collected ? `/ticket/${item.event.id}` : eventHref(item.event)}
                 eager={i < 2}
               />
+              {item.event.state === 'COMPLETED' && item.checked_in_at && (
+                <CertificateButton
+                  class="button button-secondary"
+                  download={() => feeds.certificate(item.event.id)}
+                  filename={`certificate-${item.event.id}.pdf`}
+                />
+              )}
             </li>
           ))}
         </Section>

@@ -1,6 +1,9 @@
-// My Profile (SPEC §2): My Events, Contact Us by phone (a fixed support number), Logout.
+// My Profile (SPEC §2): My Events, the organiser console and door check-in for users with a role (API.md Part 2
+// "Roles"), Contact Us by phone (a fixed support number), Logout.
+import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
+import { CalendarFeed } from './calendar-feed.tsx'
 
 /** The chapter's support line, called by 'Contact Us'. */
 export const SUPPORT_PHONE = '+912267283000'
@@ -24,10 +27,21 @@ export default function Profile() {
           {user.roll_number && <p class={styles.detail}>Student ID: {user.roll_number}</p>}
         </section>
       )}
+      <CalendarFeed />
       <ul class={styles.links}>
         <li>
           <a href="/profile/myevents">My Events {chevron}</a>
         </li>
+        {user && (user.roles.admin || user.roles.councils.length > 0) && (
+          <li>
+            <a href="/manage">Organiser console {chevron}</a>
+          </li>
+        )}
+        {user && (user.roles.admin || user.roles.councils.length > 0 || user.roles.door_events.length > 0) && (
+          <li>
+            <a href="/door">Door check-in {chevron}</a>
+          </li>
+        )}
         <li>
           <a href={`tel:${SUPPORT_PHONE}`}>
             <span>
@@ -40,6 +54,13 @@ export default function Profile() {
           <a href="/logout">Logout {chevron}</a>
         </li>
       </ul>
+      <section class={styles.card} aria-labelledby="notifications">
+        <h2 id="notifications" class={styles.name}>
+          Notifications
+        </h2>
+        <p class={styles.detail}>Tickets opening, a ticket held for you, reminders before your events, and messages from organisers.</p>
+        <NotifyMe what="about your events" />
+      </section>
     </>
   )
 }

@@ -3,11 +3,10 @@
 // A refusal from the server is shown in a 3-second toast; success goes to the team's page.
 import { useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { ApiError } from '../../api/client.ts'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
-import { teamActions, type TeamStore } from '../../stores/team.ts'
+import { refusalOf, teamActions, type TeamStore } from '../../stores/team.ts'
 import { EventNotFound, TEAMS_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
 import { inviteCodeError, teamNameError } from './rules.ts'
 import styles from './style.module.css'
@@ -62,8 +61,9 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
       if (joined) route(`/team-details/${id}`, true)
     } catch (err) {
       // SPEC §8: an answer carrying the error flag shows the server's words and the student stays here...
-      if (err instanceof ApiError && err.status >= 400) {
-        showToast(err.message, 'error')
+      const refusal = refusalOf(err)
+      if (refusal !== null) {
+        showToast(refusal, 'error')
         input?.focus()
         return
       }

@@ -93,12 +93,20 @@ export async function newStudent(baseUrl: string, name: string, email?: string):
   return { id: Number(user.id), name: user.name, email: address, ...tokens }
 }
 
+/** The key and a value of the app's one-time sign-in state (src/stores/session-flows.ts). */
+export const SIGN_IN_STATE_KEY = 'signInState'
+export const TEST_SIGN_IN_STATE = 'e2e-sign-in-state-0123456789abcdefghijkl'
+
 /**
- * Opens the app as `student` the way a sign-in returns to it: /login#accessToken=…&refreshToken=…, which the
- * app stores, strips from the address and follows to Home. Resolves once Home's layout greets the student.
+ * Opens the app as `student` the way a sign-in it started returns to it: the tab keeps the sign-in's one-time
+ * state (as Continue with Google does), then /login#accessToken=…&refreshToken=…&state=…, which the app stores,
+ * strips from the address and follows to Home. Resolves once Home's layout greets the student.
  */
 export async function openAs(page: Page, baseUrl: string, student: Student) {
-  const fragment = new URLSearchParams({ accessToken: student.accessToken, refreshToken: student.refreshToken })
+  // Any page of the app's origin in this tab holds its sessionStorage; a static file loads no app at all.
+  await page.goto(`${baseUrl}/manifest.webmanifest`)
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key, value), [SIGN_IN_STATE_KEY, TEST_SIGN_IN_STATE])
+  const fragment = new URLSearchParams({ accessToken: student.accessToken, refreshToken: student.refreshToken, state: TEST_SIGN_IN_STATE })
   await page.goto(`${baseUrl}/login#${fragment}`)
   await page.waitForURL(`${baseUrl}/`, { timeout: 20_000 })
   await page.getByText('Namaste').waitFor({ timeout: 20_000 })

@@ -1,0 +1,185 @@
+// Push subscriptions and the outbox of notifications (API.md Part 2 "Around the event"). A notification is queued
+// as a row of push_outbox with the change that causes it (often in SQL: migration 0007's triggers and
+// waitlist_offer()), and sent later by the push tick (server/push/sender.ts), never on the request's path.
+// Taking rows out of the outbox is one DELETE ... FOR UPDATE SKIP LOCKED, so with several instances each
+// notification is sent by one of them.
+import { sql } from 'drizzle-orm'
+import type { Db } from './index.ts'
+import { recordAudit } from './audit.ts'
+import { type Outcome, outcomeOf, Refused, rowsOf } from './outcomes.ts'
+
+export interface Subscription {
+  endpoint: string
+  keys: { p256dh: string; auth: string }
+}
+
+export interface Notification {
+  title: string
+  body: string
+  /** The app's path the notification opens. */
+  url: string
+  tag?: string
+}
+
+export interface OutboxItem extends Notification {
+  id: number
+  userId: number
+  subscriptions: Subscription[]
+}
+
+export type Audience = 'PARTICIPANTS' | 'TICKET_HOLDERS' | 'WAITLIST'
+
+/** An organiser's messages per event in 24 hours. */
+export const NOTIFY_PER_DAY = 5
+
+export function pushRepository(db: Db) {
+  return {
+    /** Stores the caller's subscription; an endpoint held by another account (a shared browser) moves to the caller. */
+    async subscribe(userId: number, s: Subscription): Promise<void> {
+      await db.execute(sql`
+        INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (${userId}, ${s.endpoint}, ${s.keys.p256dh}, ${s.keys.auth})
+        ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth`)
+    },
+
+    async unsubscribe(userId: number, endpoint: string): Promise<void> {
+      await db.execute(sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND endpoint = ${endpoint}`)
+    },
+
+    /** A subscription the push service no longer knows (404/410). */
+    async forget(endpoint: string): Promise<void> {
+      await db.execute(sql`DELETE FROM push_subscriptions WHERE endpoint = ${endpoint}`)
+    },
+
+    /** Queues a notification for each of these students who has a subscription; answers how many were queued. */
+    async queue(userIds: number[], n: Notification, handle: Db = db): Promise<number> {
+      if (userIds.length === 0) return 0
+      const rows = rowsOf(
+        await handle.execute(sql`
+          INSERT INTO push_outbox (user_id, title, body, url, tag)
+          SELECT DISTINCT s.user_id, ${n.title}, ${n.body}, ${n.url}, ${n.tag ?? null}::text FROM push_subscriptions s
+            WHERE s.user_id = ANY(${`{${userIds.join(',')}}`}::int[])
+          RETURNING id`),
+      )
+      return rows.length
+    },
+
+    /** "Tickets are open" for the registered students of an event (the state trigger of migration 0007 does this too). */
+    async notifyTicketsOpen(eventId: number): Promise<number> {
+      const rows = rowsOf(
+        await db.execute(sql`
+          INSERT INTO push_outbox (user_id, title, body, url, tag)
+          SELECT DISTINCT p.user_id, 'Tickets are open', 'Collect your ticket for ' || e.name || ' now.', '/event-details/' || e.id, 'open-' || e.id
+            FROM participants p JOIN events e ON e.id = p.event_id
+            WHERE p.event_id = ${eventId} AND NOT p.ticket_collected AND e.state = 'TICKET_OPEN'
+              AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = p.user_id)
+          RETURNING id`),
+      )
+      return rows.length
+    },
+
+    /**
+     * The reminder an hour before an event, for its ticket holders: once per event and start time (the
+     * event_reminders key decides, so two instances never both remind).
+     */
+    async queueReminders(): Promise<number> {
+      const rows = rowsOf(
+        await db.execute(sql`
+          WITH due AS (
+            SELECT e.id, e.name, e.venue, e.starts_at FROM events e
+              WHERE e.starts_at > now() AND e.starts_at <= now() + interval '1 hour'
+                AND e.state IN ('TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING')
+          ), marked AS (
+            INSERT INTO event_reminders (event_id, starts_at) SELECT id, starts_at FROM due
+              ON CONFLICT DO NOTHING RETURNING event_id
+          )
+          INSERT INTO push_outbox (user_id, title, body, url, tag)
+          SELECT p.user_id, due.name || ' starts soon',
+                 'It starts at ' || to_char(due.starts_at AT TIME ZONE 'Asia/Kolkata', 'FMHH12:MI AM') || CASE WHEN due.venue <> '' THEN ' at ' || due.venue ELSE '' END || '. Have your ticket ready.',
+                 '/ticket/' || due.id, 'reminder-' || due.id
+            FROM marked JOIN due ON due.id = marked.event_id
+            JOIN participants p ON p.event_id = due.id AND p.ticket_collected
+            WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = p.user_id)
+          RETURNING id`),
+      )
+      return rows.length
+    },
+
+    /** Takes up to `limit` notifications out of the outbox (this instance alone sends them), with the subscriptions. */
+    async take(limit = 200): Promise<OutboxItem[]> {
+      const rows = rowsOf(
+        await db.execute(sql`
+          WITH taken AS (
+            DELETE FROM push_outbox WHERE id IN (SELECT id FROM push_outbox ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id, user_id, title, body, url, tag
+          )
+          SELECT t.id, t.user_id, t.title, t.body, t.url, t.tag,
+                 coalesce(json_agg(json_build_object('endpoint', s.endpoint, 'p256dh', s.p256dh, 'auth', s.auth)) FILTER (WHERE s.id IS NOT NULL), '[]') AS subs
+            FROM taken t LEFT JOIN push_subscriptions s ON s.user_id = t.user_id
+            GROUP BY t.id, t.user_id, t.title, t.body, t.url, t.tag ORDER BY t.id`),
+      ) as { id: number | string; user_id: number; title: string; body: string; url: string; tag: string | null; subs: unknown }[]
+      return rows.map((r) => {
+        const subs = (typeof r.subs === 'string' ? JSON.parse(r.subs) : r.subs) as { endpoint: string; p256dh: string; auth: string }[]
+        return {
+          id: Number(r.id),
+          userId: r.user_id,
+          title: r.title,
+          body: r.body,
+          url: r.url,
+          tag: r.tag ?? undefined,
+          subscriptions: subs.map((s) => ({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } })),
+        }
+      })
+    },
+
+    /**
+     * An organiser's message to an event's participants, ticket holders or waitlist: organisers of its council
+     * and admins only, at most NOTIFY_PER_DAY per event in 24 hours (counted in the audit log, under the
+     * event's row lock), audited. Answers how many students it was queued for.
+     */
+    async organiserMessage(
+      actorId: number,
+      access: { councilId: number; manage: boolean } | null,
+      input: { eventId: number; title: string; body: string; to: Audience },
+    ): Promise<Outcome<number>> {
+      if (!access) return { ok: false, refusal: 'eventNotFound' }
+      if (!access.manage) return { ok: false, refusal: 'notOrganiser' }
+      return outcomeOf(() =>
+        db.transaction(async (tx) => {
+          const [ev] = rowsOf(await tx.execute(sql`SELECT id FROM events WHERE id = ${input.eventId} FOR UPDATE`))
+          if (!ev) throw new Refused('eventNotFound')
+          const [{ n }] = rowsOf(
+            await tx.execute(
+              sql`SELECT count(*)::int AS n FROM audit_log WHERE event_id = ${input.eventId} AND action = 'event.notify' AND at > now() - interval '24 hours'`,
+            ),
+          ) as { n: number }[]
+          if (Number(n) >= NOTIFY_PER_DAY) throw new Refused('notifyLimit')
+          const audience =
+            input.to === 'WAITLIST'
+              ? sql`SELECT user_id FROM waitlist WHERE event_id = ${input.eventId}`
+              : input.to === 'TICKET_HOLDERS'
+                ? sql`SELECT user_id FROM participants WHERE event_id = ${input.eventId} AND ticket_collected`
+                : sql`SELECT user_id FROM participants WHERE event_id = ${input.eventId}`
+          const queued = rowsOf(
+            await tx.execute(sql`
+              INSERT INTO push_outbox (user_id, title, body, url, tag)
+              SELECT DISTINCT s.user_id, ${input.title}, ${input.body}, ${`/event-details/${input.eventId}`}, ${`message-${input.eventId}`}
+                FROM push_subscriptions s WHERE s.user_id IN (${audience})
+              RETURNING user_id`),
+          )
+          const sent = new Set(queued.map((r) => (r as { user_id: number }).user_id)).size
+          await recordAudit(tx, {
+            actorId,
+            actorKind: 'user',
+            action: 'event.notify',
+            councilId: access.councilId,
+            eventId: input.eventId,
+            after: { title: input.title, body: input.body, to: input.to, sent },
+          })
+          return sent
+        }),
+      )
+    },
+  }
+}
+
+export type PushRepository = ReturnType<typeof pushRepository>

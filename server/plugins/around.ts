@@ -1,0 +1,75 @@
+// Around the event (API.md Part 2): the waitlist and push repositories, the VAPID keys, and the tick that runs
+// every second on every instance: waitlist offers passed on when their hold expires, reminders an hour before
+// an event, and the push outbox sent. Each step takes its rows with FOR UPDATE SKIP LOCKED or a unique key, so
+// several instances ticking together do each thing once. The tick is off every request's path.
+import fp from 'fastify-plugin'
+import type { Config } from '../config.ts'
+import { pushRepository, type PushRepository } from '../db/push.ts'
+import { waitlistRepository, type WaitlistRepository } from '../db/waitlist.ts'
+import { pushSender, type PushSender } from '../push/sender.ts'
+import { loadVapid, type Vapid } from '../push/vapid.ts'
+
+export interface AroundJobs {
+  /** One tick now (tests call it; the timer calls it every `intervalMs`). */
+  tick(): Promise<void>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    waitlistRepository: WaitlistRepository
+    pushRepository: PushRepository
+    vapid: Vapid
+    pushSender: PushSender
+    aroundJobs: AroundJobs
+  }
+}
+
+export const around = fp(
+  async (app, { config, intervalMs = 1000 }: { config: Config; intervalMs?: number | false }) => {
+    const waitlist = waitlistRepository(app.db, { holdMinutes: config.waitlistHoldMinutes })
+    const push = pushRepository(app.db)
+    const vapid = loadVapid(config)
+    const sender = pushSender(push, vapid, {
+      httpsOnly: config.production,
+      log: (msg, err) => app.log.warn({ err }, msg),
+    })
+    app.decorate('waitlistRepository', waitlist)
+    app.decorate('pushRepository', push)
+    app.decorate('vapid', vapid)
+    app.decorate('pushSender', sender)
+
+    let running: Promise<void> | null = null
+    let closing = false
+    async function once() {
+      try {
+        await waitlist.tick()
+        await push.queueReminders()
+        await sender.drain()
+      } catch (err) {
+        if (!closing) app.log.error({ err }, 'around-the-event tick failed')
+      }
+    }
+    const tick = () => {
+      // One tick at a time per instance: a slow one is joined, not doubled.
+      running ??= once().finally(() => {
+        running = null
+      })
+      return running
+    }
+    app.decorate('aroundJobs', { tick })
+
+    let timer: NodeJS.Timeout | undefined
+    if (intervalMs !== false) {
+      app.addHook('onReady', async () => {
+        timer = setInterval(() => void tick(), intervalMs)
+        timer.unref()
+      })
+    }
+    app.addHook('onClose', async () => {
+      closing = true
+      if (timer) clearInterval(timer)
+      await running
+    })
+  },
+  { name: 'around', dependencies: ['database'] },
+)

@@ -1,0 +1,78 @@
+// The scheduler (API.md Part 2 "Event lifecycle"): each instance runs it; every tick claims the due events with
+// `FOR UPDATE SKIP LOCKED` (server/db/schedule.ts), so each move happens exactly once across instances. It ticks at
+// start (catching up after downtime), every `intervalMs` (1 s), and at the next step's time when that comes sooner,
+// so a move lands within a few milliseconds of its minute. Each move is audited (actor 'scheduler') and told to the
+// lifecycle listeners (app.lifecycle.onStateChange, server/db/lifecycle.ts) after its transaction commits.
+import fp from 'fastify-plugin'
+import { asStateChange, scheduleRepository } from '../db/schedule.ts'
+
+export interface SchedulerOptions {
+  /** Longest wait between two ticks; 0 turns the scheduler off (SCHEDULER_INTERVAL_MS=0). */
+  intervalMs?: number
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Runs one tick now (tests, and the CLI after a change); resolves when it is done. */
+    schedulerTick: () => Promise<void>
+  }
+}
+
+export default fp(
+  async (app, options: SchedulerOptions) => {
+    const intervalMs = options.intervalMs ?? 1000
+    const schedule = scheduleRepository(app.db)
+    let timer: NodeJS.Timeout | undefined
+    let running: Promise<void> | undefined
+    let closed = false
+
+    async function tick(): Promise<void> {
+      try {
+        const moves = await schedule.applyDue()
+        for (const move of moves) {
+          app.log.info({ event: move.eventId, from: move.from, to: move.to, step: move.step }, 'scheduled state move')
+          app.lifecycle.emit(asStateChange(move))
+        }
+      } catch (err) {
+        // A passing database error: the next tick tries again (nothing was half done: one transaction).
+        if (!closed) app.log.warn({ err }, 'scheduler tick failed')
+      }
+    }
+
+    async function plan(): Promise<void> {
+      if (closed) return
+      let wait = intervalMs
+      try {
+        const next = await schedule.nextDueAt()
+        if (next) wait = Math.max(0, Math.min(intervalMs, next.getTime() - Date.now() + 5))
+      } catch {
+        // keep the interval
+      }
+      if (closed) return
+      timer = setTimeout(run, wait)
+      timer.unref()
+    }
+
+    function run(): void {
+      if (closed || running) return
+      running = tick()
+        .then(plan)
+        .finally(() => {
+          running = undefined
+        })
+    }
+
+    app.decorate('schedulerTick', async () => {
+      while (running) await running
+      await tick()
+    })
+
+    if (intervalMs > 0) app.addHook('onReady', async () => run())
+    app.addHook('onClose', async () => {
+      closed = true
+      if (timer) clearTimeout(timer)
+      while (running) await running
+    })
+  },
+  { name: 'scheduler', dependencies: ['database', 'lifecycle'] },
+)

@@ -1,0 +1,30 @@
+// The uploaded event images (server/uploads/images.ts), served same-origin at /uploads/<name>.webp and
+// /uploads/<name>-card.webp from UPLOADS_DIR (default DATA_DIR/uploads). Names are random and never reused, so each
+// file is cached for a year as immutable.
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import fp from 'fastify-plugin'
+import type { Config } from '../config.ts'
+import { UPLOAD_NAME } from '../uploads/images.ts'
+
+/** Where the uploads live: UPLOADS_DIR, else DATA_DIR/uploads. */
+export const uploadsDirOf = (config: Config) => config.uploadsDir ?? join(config.dataDir, 'uploads')
+
+export const uploads = fp(
+  async (app, { dir }: { dir: string }) => {
+    app.get('/uploads/:name', { schema: { hide: true } }, async (request, reply) => {
+      const { name } = request.params as { name: string }
+      const file = join(dir, name)
+      const info = UPLOAD_NAME.test(name) ? await stat(file).catch(() => null) : null
+      if (!info?.isFile()) return reply.status(404).send({ error: true, message: 'Not found.' })
+      return reply
+        .header('content-type', 'image/webp')
+        .header('content-length', String(info.size))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(createReadStream(file))
+    })
+  },
+  { name: 'uploads' },
+)

@@ -1,0 +1,148 @@
+// The calendar feed and certificates (API.md Part 2 "Around the event"). The signed-in calls (the feed's URL, the
+// PDF) sit in the /p/ scope; the feed itself and the verification page are public: the feed's secret, or the
+// certificate's code, is what they are asked with.
+import type { FastifyReply } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CALLS } from '../../contract/api.ts'
+import type { Config } from '../config.ts'
+import { certificateDate, certificatePdf, loadLogo } from '../feeds/certificate-pdf.ts'
+import { calendarFeed } from '../feeds/ics.ts'
+import { feedSecrets, normalCode, printedCode } from '../feeds/secrets.ts'
+import type { Certificate } from '../db/feeds.ts'
+import { notFound } from '../errors.ts'
+import { declared } from './declare.ts'
+import { valueOf } from './outcomes.ts'
+
+interface Options {
+  config: Config
+  /** The server's secret (JWT_SECRET or DATA_DIR's); the feed's key is derived from it. */
+  secret: Uint8Array
+}
+
+export const CHAPTER = 'CSI-KJSCE chapter'
+const FEED_NAME = 'My CSI Events'
+/** An HMAC-SHA256 in base64url: anything else names no feed, without asking the database. */
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/
+
+export const FEED_MESSAGES = {
+  unknownFeed: 'No such calendar feed: it may have been replaced. Copy the new link from your Profile.',
+  unknownCertificate: 'No certificate has this code.',
+} as const
+
+/** Where the API answers from outside: its own origin when the app was built for another host, else the app's. */
+const apiBase = (config: Config, prefix: string) => `${config.apiOrigin ?? config.appUrl}${prefix}`
+
+/** The signed-in student's feed URL and certificates. */
+export const feedRoutes: FastifyPluginAsyncZod<Options> = async (app, { config, secret }) => {
+  const feeds = app.feedsRepository
+  const secrets = feedSecrets(secret)
+  const logo = await loadLogo(config.staticDir)
+  if (!logo) app.log.warn('certificates: the logo (icons/icon-192.png) was not found; certificates are made without it')
+
+  app.route({
+    ...declared(CALLS.calendarFeed),
+    config: { rateLimit: app.rateLimits.writes },
+    handler: async (request) => {
+      const nonce = await feeds.feedNonce(request.userId, secrets.fresh(request.userId), request.body.rotate === true)
+      return { error: false as const, url: `${apiBase(config, app.prefix)}/calendar/${secrets.secretOf(request.userId, nonce)}.ics` }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.certificate),
+    // Making a PDF costs a few milliseconds of CPU: counted with the student's writes.
+    config: { rateLimit: app.rateLimits.writes },
+    handler: async (request, reply) => {
+      const { event_id } = request.params
+      if (event_id === null) throw notFound('Event not found.')
+      const certificate = valueOf(await feeds.certificate(request.userId, event_id))
+      const verifyUrl = `${apiBase(config, app.prefix)}/verify/${printedCode(certificate.code)}`
+      const pdf = await certificatePdf(certificate, { verifyUrl, chapter: CHAPTER, logo })
+      // A binary answer: the declared schema documents it, nothing serialises it.
+      return (reply as FastifyReply)
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="certificate-${event_id}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(pdf))
+    },
+  })
+}
+
+/** The feed a calendar app subscribes to, and the public certificate check. */
+export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { config, secret }) => {
+  const feeds = app.feedsRepository
+  const secrets = feedSecrets(secret)
+  const perAddress = { rateLimit: app.rateLimits.feeds }
+  const host = new URL(config.appUrl).hostname
+
+  app.route({
+    ...declared(CALLS.calendar),
+    config: perAddress,
+    handler: async (request, reply) => {
+      const { secret: given } = request.params
+      const owner = SECRET_SHAPE.test(given) ? await feeds.feedOwner(secrets.hashOf(given)) : null
+      if (!owner) throw notFound(FEED_MESSAGES.unknownFeed)
+      const body = calendarFeed(await feeds.feedEvents(owner.userId), { host, appUrl: config.appUrl, name: FEED_NAME })
+      return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').header('x-robots-tag', 'noindex').send(body)
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.verifyCertificate),
+    config: perAddress,
+    handler: async (request, reply) => {
+      const code = normalCode(request.params.code)
+      const found = code ? await feeds.verify(code) : null
+      // JSON when asked for; and an unknown code is the API's JSON 404 for any client that is not a browser.
+      const accept = request.headers.accept ?? ''
+      const json = /\bapplication\/json\b/.test(accept) || (!found && !/\btext\/html\b/.test(accept))
+      reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
+      if (json) {
+        if (!found) throw notFound(FEED_MESSAGES.unknownCertificate)
+        return reply.type('application/json; charset=utf-8').send({
+          error: false as const,
+          certificate: { code: printedCode(found.code), name: found.name, event: found.event, council: found.council, date: found.dates[0] ?? null },
+        })
+      }
+      // A browser gets its 404 as a page too: a person followed the address.
+      return (reply as FastifyReply)
+        .status(found ? 200 : 404)
+        .type('text/html; charset=utf-8')
+        .send(verifyPage(found))
+    },
+  })
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** The public page: plain HTML (no script, no inline style, so the server's CSP holds), readable on a phone. */
+function verifyPage(c: Certificate | null): string {
+  const body = c
+    ? `<h1>Certificate verified</h1>
+<p>This certificate of participation is genuine. It was issued by the ${escapeHtml(CHAPTER)} to:</p>
+<dl>
+<dt>Name</dt><dd>${escapeHtml(c.name)}</dd>
+<dt>Event</dt><dd>${escapeHtml(c.event)}</dd>
+<dt>Organised by</dt><dd>${escapeHtml(c.council)}</dd>
+<dt>Date</dt><dd>${escapeHtml(certificateDate(c.dates))}</dd>
+<dt>Verification code</dt><dd>${escapeHtml(printedCode(c.code))}</dd>
+</dl>`
+    : `<h1>Unknown certificate</h1>
+<p>No certificate has this verification code. Check the code printed at the bottom of the certificate and try again.</p>`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex">
+<title>${c ? 'Certificate verified' : 'Unknown certificate'} · CSI Events</title>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`
+}

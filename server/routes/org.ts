@@ -1,0 +1,237 @@
+// The organiser console's calls (contract/org.ts, API.md Part 2 "Organiser calls"). Every role check and every
+// write lives in the org repository (server/db/org.ts); refusals go through the one table (outcomes.ts).
+// Calls not built yet answer 404 'This call is not available yet.', exactly as an unregistered path did, so that
+// the OpenAPI document and the contract stay in step while the calls land one by one.
+import { Readable } from 'node:stream'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CALLS } from '../../contract/api.ts'
+import { ORG_CALLS } from '../../contract/org.ts'
+import type { ParticipantRow, Question } from '../../contract/types.ts'
+import multipart from '@fastify/multipart'
+import { UPLOAD_MAX_BYTES } from '../../contract/org.ts'
+import { badRequest, HttpError, notFound } from '../errors.ts'
+import { encode, sniff, store } from '../uploads/images.ts'
+import { declared } from './declare.ts'
+import { MESSAGES, refusal, valueOf } from './outcomes.ts'
+
+export const UPLOAD_MESSAGES = {
+  notMultipart: 'Upload one image as multipart/form-data (JPEG, PNG or WebP, at most 5 MB).',
+  noFile: 'Choose an image to upload.',
+  tooLarge: 'The image is larger than 5 MB: choose a smaller one.',
+  notImage: 'Only JPEG, PNG or WebP images can be uploaded.',
+  unreadable: 'The image could not be read: choose another JPEG, PNG or WebP file.',
+} as const
+
+/** One CSV cell: formula-injection safe (a leading = + - @ tab or CR gets a '), quoted when it must be. */
+export function csvCell(value: unknown): string {
+  let s = value === null || value === undefined ? '' : String(value)
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
+  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s
+}
+
+const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
+
+const CSV_COLUMNS = [
+  'Name',
+  'E-mail',
+  'Student ID',
+  'Mobile',
+  'Branch',
+  'Year',
+  'Team',
+  'Registered at',
+  'Ticket collected',
+  'Ticket code',
+  'Checked in at',
+  'Rating',
+  'Waitlist position',
+]
+
+function csvRow(p: ParticipantRow, questions: Question[]): string {
+  return csvLine([
+    p.user.name,
+    p.user.email,
+    p.user.roll_number,
+    p.user.phone_number,
+    p.user.branch,
+    p.user.year,
+    p.team?.name ?? '',
+    p.registered_at,
+    p.ticket_collected ? 'yes' : 'no',
+    p.ticket_code,
+    p.checked_in_at,
+    p.rating,
+    p.waitlist_position,
+    ...questions.map((q) => p.answers[q.id] ?? ''),
+  ])
+}
+
+const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string }> = async (app, options) => {
+  const org = app.orgRepository
+  const uploadsDir = options.uploadsDir ?? 'data/uploads'
+  const writes = { rateLimit: app.rateLimits.writes }
+  const built = new Set<string>()
+  const mark = (name: keyof typeof ORG_CALLS) => built.add(name)
+
+  app.route({
+    ...declared(CALLS.orgEvents),
+    handler: async (request) => ({ error: false as const, events: valueOf(await org.events(request.userId)) }),
+  })
+  mark('orgEvents')
+
+  app.route({
+    ...declared(CALLS.orgEventSave),
+    config: writes,
+    handler: async (request) => ({ error: false as const, event: valueOf(await org.save(request.userId, request.body)) }),
+  })
+  mark('orgEventSave')
+
+  app.route({
+    ...declared(CALLS.orgEventState),
+    config: writes,
+    handler: async (request) => ({ error: false as const, event: valueOf(await org.setState(request.userId, request.body.event_id, request.body.state)) }),
+  })
+  mark('orgEventState')
+
+  app.route({
+    ...declared(CALLS.orgParticipants),
+    handler: async (request) => {
+      const event = valueOf(await org.access(request.userId, request.body.event_id))
+      const participants: ParticipantRow[] = []
+      for (let after = 0; ; ) {
+        const page = await org.participantsPage(event.id, after)
+        for (const { participantId: _p, ...row } of page) participants.push(row)
+        if (page.length === 0) break
+        after = page[page.length - 1]!.participantId
+      }
+      return { error: false as const, participants, questions: event.questions as Question[] }
+    },
+  })
+  mark('orgParticipants')
+
+  app.route({
+    ...declared(CALLS.orgParticipantsCsv),
+    handler: async (request, reply) => {
+      const { id } = request.params
+      if (id === null) throw notFound(MESSAGES.eventNotFound)
+      const event = valueOf(await org.access(request.userId, id))
+      const questions = event.questions as Question[]
+      // Streamed a page at a time: a list of thousands never sits in memory whole.
+      async function* lines() {
+        yield `\uFEFF${csvLine([...CSV_COLUMNS, ...questions.map((q) => q.label)])}`
+        for (let after = 0; ; ) {
+          const page = await org.participantsPage(event.id, after, 500)
+          if (page.length === 0) return
+          yield page.map((p) => csvRow(p, questions)).join('')
+          after = page[page.length - 1]!.participantId
+        }
+      }
+      const filename = `participants-${event.id}.csv`
+      return (
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${filename}"`)
+          .header('cache-control', 'no-store')
+          // A stream is sent as it is (no serialiser); the declared answer is the CSV text it makes.
+          .send(Readable.from(lines()) as unknown as string)
+      )
+    },
+  })
+  mark('orgParticipantsCsv')
+
+  app.route({
+    ...declared(CALLS.orgEventStaff),
+    config: writes,
+    handler: async (request) => {
+      const { event_id, email, remove } = request.body
+      return { error: false as const, staff: valueOf(await org.staff(request.userId, event_id, email, remove ?? false)) }
+    },
+  })
+  mark('orgEventStaff')
+
+  app.route({
+    ...declared(CALLS.orgCouncilOrganizers),
+    config: writes,
+    handler: async (request) => {
+      const { council_id, email, remove } = request.body
+      return { error: false as const, organizers: valueOf(await org.organizers(request.userId, council_id, email, remove ?? false)) }
+    },
+  })
+  mark('orgCouncilOrganizers')
+
+  app.route({
+    ...declared(CALLS.orgCouncilSave),
+    config: writes,
+    handler: async (request) => ({ error: false as const, council: valueOf(await org.saveCouncil(request.userId, request.body)) }),
+  })
+  mark('orgCouncilSave')
+
+  app.route({
+    ...declared(CALLS.orgCouncils),
+    handler: async (request) => ({ error: false as const, councils: valueOf(await org.councils(request.userId)) }),
+  })
+  mark('orgCouncils')
+
+  app.route({
+    ...declared(CALLS.orgAudit),
+    handler: async (request) => ({
+      error: false as const,
+      entries: valueOf(await org.audit(request.userId, { eventId: request.body.event_id, before: request.body.before })),
+    }),
+  })
+  mark('orgAudit')
+
+  // The upload reads multipart/form-data, in a scope of its own: no other call takes it (they answer 415).
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } })
+    scope.route({
+      ...declared(CALLS.orgUpload),
+      config: writes,
+      bodyLimit: UPLOAD_MAX_BYTES + 64 * 1024,
+      handler: async (request) => {
+        if (!(await org.hasOrganiserRole(request.userId))) throw refusal('notOrganiser')
+        if (!request.isMultipart()) throw new HttpError(415, UPLOAD_MESSAGES.notMultipart)
+        let buffer: Buffer
+        try {
+          const file = await request.file()
+          if (!file) throw badRequest(UPLOAD_MESSAGES.noFile)
+          buffer = await file.toBuffer()
+        } catch (err) {
+          if (err instanceof HttpError) throw err
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(415, UPLOAD_MESSAGES.tooLarge)
+          throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
+        }
+        if (buffer.length > UPLOAD_MAX_BYTES) throw new HttpError(415, UPLOAD_MESSAGES.tooLarge)
+        if (!sniff(buffer)) throw new HttpError(415, UPLOAD_MESSAGES.notImage)
+        let encoded: Awaited<ReturnType<typeof encode>>
+        try {
+          encoded = await encode(buffer)
+        } catch {
+          throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
+        }
+        const name = await store(uploadsDir, encoded)
+        const url = `/uploads/${name}`
+        await app.auditRepository.record({
+          actorId: request.userId,
+          actorKind: 'user',
+          action: 'image.upload',
+          after: { url, width: encoded.width, height: encoded.height },
+        })
+        return { error: false as const, url }
+      },
+    })
+  })
+  mark('orgUpload')
+
+  for (const name of Object.keys(ORG_CALLS) as (keyof typeof ORG_CALLS)[]) {
+    if (built.has(name)) continue
+    app.route({
+      ...declared(CALLS[name]),
+      handler: async () => {
+        throw notFound('This call is not available yet.')
+      },
+    })
+  }
+}
+
+export default orgRoutes

@@ -1,0 +1,74 @@
+// Give back, waitlist, push subscriptions and the organiser's message (API.md Part 2 "Around the event").
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CALLS } from '../../contract/api.ts'
+import { declared } from './declare.ts'
+import { AROUND_MESSAGES, valueOf } from './outcomes.ts'
+
+/** The /p/ calls (inside the bearer scope). */
+export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
+  const writes = { rateLimit: app.rateLimits.writes }
+  const kick = () => void app.aroundJobs.tick() // offers made: their notifications go out now, not at the next tick
+
+  app.route({
+    ...declared(CALLS.releaseTicket),
+    config: writes,
+    handler: async (request) => {
+      const { offered } = valueOf(await app.waitlistRepository.release(request.userId, request.body.event_id))
+      if (offered.length > 0) kick()
+      return { error: false as const, message: AROUND_MESSAGES.released }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.waitlist),
+    config: writes,
+    handler: async (request) => {
+      const { event_id, join } = request.body
+      if (join) {
+        const position = valueOf(await app.waitlistRepository.join(request.userId, event_id))
+        return { error: false as const, position, message: AROUND_MESSAGES.joined }
+      }
+      const { left, offered } = valueOf(await app.waitlistRepository.leave(request.userId, event_id))
+      if (offered.length > 0) kick()
+      return { error: false as const, message: left ? AROUND_MESSAGES.left : AROUND_MESSAGES.notOnList }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.pushSubscribe),
+    config: writes,
+    handler: async (request) => {
+      await app.pushRepository.subscribe(request.userId, request.body.subscription)
+      return { error: false as const }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.pushUnsubscribe),
+    config: writes,
+    handler: async (request) => {
+      await app.pushRepository.unsubscribe(request.userId, request.body.endpoint)
+      return { error: false as const }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.orgNotify),
+    config: writes,
+    handler: async (request) => {
+      const { event_id, title, body, to } = request.body
+      const access = await app.rolesRepository.eventAccess(request.userId, event_id)
+      const sent = valueOf(await app.pushRepository.organiserMessage(request.userId, access, { eventId: event_id, title, body, to }))
+      kick()
+      return { error: false as const, sent }
+    },
+  })
+}
+
+/** The public call: the VAPID key the app subscribes with. */
+export const aroundPublicRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.route({
+    ...declared(CALLS.pushKey),
+    handler: async () => ({ error: false as const, publicKey: app.vapid.publicKey }),
+  })
+}

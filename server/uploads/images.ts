@@ -1,0 +1,65 @@
+// Event images (API.md Part 2 /org/p/upload): JPEG, PNG or WebP recognised by their first bytes (never by the name or
+// the type the client claims), at most 5 MB, decoded and re-encoded as WebP in two widths: the card's (400 px wide,
+// a few KB on 3G) and the details page's (1000 px). Only the pixels survive: sharp writes no metadata unless asked
+// (no EXIF, no GPS, no ICC comments), and the orientation is applied to the pixels first.
+import { randomBytes } from 'node:crypto'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import sharp from 'sharp'
+
+export const CARD_WIDTH = 400
+export const DETAILS_WIDTH = 1000
+/** Larger images (in pixels) are refused as unreadable: a decompression bomb is not decoded. */
+const MAX_PIXELS = 50_000_000
+
+export type ImageKind = 'jpeg' | 'png' | 'webp'
+
+/** The image's kind from its first bytes, or null. */
+export function sniff(buffer: Buffer): ImageKind | null {
+  if (buffer.length >= 3 && buffer[0] === 0xff && buffer[1] === 0xd8 && buffer[2] === 0xff) return 'jpeg'
+  if (buffer.length >= 8 && buffer.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png'
+  if (buffer.length >= 12 && buffer.toString('latin1', 0, 4) === 'RIFF' && buffer.toString('latin1', 8, 12) === 'WEBP') return 'webp'
+  return null
+}
+
+export interface Encoded {
+  details: Buffer
+  card: Buffer
+  width: number
+  height: number
+  cardWidth: number
+  cardHeight: number
+}
+
+/** Decodes and re-encodes; throws when the bytes are not a readable image. */
+export async function encode(buffer: Buffer): Promise<Encoded> {
+  const source = () => sharp(buffer, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate()
+  const details = await source().resize({ width: DETAILS_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
+  const card = await source().resize({ width: CARD_WIDTH, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer({ resolveWithObject: true })
+  return {
+    details: details.data,
+    card: card.data,
+    width: details.info.width,
+    height: details.info.height,
+    cardWidth: card.info.width,
+    cardHeight: card.info.height,
+  }
+}
+
+/** The stored files' names: `<name>.webp` (details) and `<name>-card.webp` (card). */
+export const UPLOAD_NAME = /^[0-9a-f]{32}(-card)?\.webp$/
+
+/** Writes both widths (each to a temporary name first, so a half-written file is never served); the details' name. */
+export async function store(dir: string, encoded: Encoded): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  const name = randomBytes(16).toString('hex')
+  for (const [file, data] of [
+    [`${name}-card.webp`, encoded.card],
+    [`${name}.webp`, encoded.details],
+  ] as const) {
+    const tmp = join(dir, `.${file}.tmp`)
+    await writeFile(tmp, data)
+    await rename(tmp, join(dir, file))
+  }
+  return `${name}.webp`
+}

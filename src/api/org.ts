@@ -1,0 +1,64 @@
+// The organiser console's calls (API.md Part 2 "Organiser calls"), one function each. A file of its own, imported
+// only by the console's stores, so none of it reaches a student's first load. The upload (multipart) and the CSV
+// (a file, not JSON) go through `authorizedFetch`: the same bearer and the same one refresh on 401 as the client.
+import type { Answer, PathOf, Request } from '../../contract/api.ts'
+import { ACCESS_TOKEN, ApiError, NETWORK_MESSAGE, type Client } from './client.ts'
+import { API_HOST, client as appClient } from './calls.ts'
+
+export function createOrgCalls(client: Pick<Client, 'request' | 'refresh'>, base = API_HOST, getToken = () => localStorage.getItem(ACCESS_TOKEN)) {
+  const post = client.request
+
+  /** A fetch with the bearer; a 401 refreshes once (shared with every other call) and tries again. */
+  async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const send = () => {
+      const headers = new Headers(init.headers)
+      const token = getToken()
+      if (token) headers.set('authorization', `Bearer ${token}`)
+      return fetch(`${base}/api/v1${path}`, { ...init, headers }).catch(() => {
+        throw new ApiError(0, NETWORK_MESSAGE)
+      })
+    }
+    let res = await send()
+    if (res.status === 401) {
+      await client.refresh(getToken())
+      res = await send()
+    }
+    if (!res.ok) {
+      const data = await res.json().catch(() => null)
+      throw new ApiError(res.status, typeof data?.message === 'string' ? data.message : `The server answered ${res.status}. Please try again.`)
+    }
+    return res
+  }
+
+  return {
+    events: () => post<Answer<'orgEvents'>>('/org/p/events' satisfies PathOf<'orgEvents'>, {}).then((d) => d.events),
+    saveEvent: (input: Request<'orgEventSave'>) =>
+      post<Answer<'orgEventSave'>>('/org/p/event/save' satisfies PathOf<'orgEventSave'>, input).then((d) => d.event),
+    setState: (body: Request<'orgEventState'>) =>
+      post<Answer<'orgEventState'>>('/org/p/event/state' satisfies PathOf<'orgEventState'>, body).then((d) => d.event),
+    participants: (eventId: number) =>
+      post<Answer<'orgParticipants'>>(
+        '/org/p/event/participants' satisfies PathOf<'orgParticipants'>,
+        { event_id: eventId } satisfies Request<'orgParticipants'>,
+      ),
+    staff: (body: Request<'orgEventStaff'>) => post<Answer<'orgEventStaff'>>('/org/p/event/staff' satisfies PathOf<'orgEventStaff'>, body).then((d) => d.staff),
+    councils: () => post<Answer<'orgCouncils'>>('/org/p/councils' satisfies PathOf<'orgCouncils'>, {}).then((d) => d.councils),
+    saveCouncil: (body: Request<'orgCouncilSave'>) =>
+      post<Answer<'orgCouncilSave'>>('/org/p/council/save' satisfies PathOf<'orgCouncilSave'>, body).then((d) => d.council),
+    organizers: (body: Request<'orgCouncilOrganizers'>) =>
+      post<Answer<'orgCouncilOrganizers'>>('/org/p/council/organizers' satisfies PathOf<'orgCouncilOrganizers'>, body).then((d) => d.organizers),
+    /** One image as multipart/form-data; answers the stored image's address. */
+    upload: async (file: Blob, name = 'image') => {
+      const form = new FormData()
+      form.append('file', file, name)
+      const res = await authorizedFetch('/org/p/upload' satisfies PathOf<'orgUpload'>, { method: 'POST', body: form })
+      return ((await res.json()) as Answer<'orgUpload'>).url
+    },
+    /** The participants' CSV as a file (GET with the bearer, so not a plain link). */
+    participantsCsv: async (eventId: number) => (await authorizedFetch(`/org/p/event/${eventId}/participants.csv`)).blob(),
+  }
+}
+
+export type OrgApi = ReturnType<typeof createOrgCalls>
+
+export const orgApi = createOrgCalls(appClient)

@@ -1,0 +1,93 @@
+// Give back and waitlist on the event page (issue 13, API.md Part 2 "Around the event"), below the bottom button:
+// a ticket holder can give the ticket back (with a confirmation); on a sold-out event a registered student can
+// join the waitlist, sees their position and can leave; a student a ticket is held for sees until when (the RSVP
+// button above claims it). Before tickets open, "Notify me" offers a notification when they do.
+import { useState } from 'preact/hooks'
+import type { EventDetail } from '../../../contract/types.ts'
+import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { NotifyMe } from '../../components/notify-me/index.tsx'
+import { showToast } from '../../components/toast/index.tsx'
+import { formatTime } from '../../lib/dates.ts'
+import { eventDetail } from '../../stores/event-detail.ts'
+import s from './waitlist.module.css'
+
+const BEFORE_TICKETS = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED'])
+
+export function WaitlistPanel({ event }: { event: EventDetail }) {
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const p = event.Participant
+
+  const run = async (work: () => Promise<string>) => {
+    setBusy(true)
+    try {
+      showToast(await work())
+    } catch (err) {
+      showToast((err as Error).message, 'error')
+    } finally {
+      setBusy(false)
+      setConfirming(false)
+    }
+  }
+
+  if (BEFORE_TICKETS.has(event.state) && event.is_ticket_feature_enabled && p) {
+    return (
+      <div class={s.waitlist}>
+        <NotifyMe what="when tickets open" />
+      </div>
+    )
+  }
+  if (event.state !== 'TICKET_OPEN' || !event.is_ticket_feature_enabled || !p) return null
+
+  if (p.ticket_collected) {
+    if (p.checked_in_at) return null
+    return (
+      <div class={s.waitlist}>
+        <button type="button" class="button button-secondary" disabled={busy} onClick={() => setConfirming(true)}>
+          Give back ticket
+        </button>
+        {confirming && (
+          <ConfirmModal
+            title="Give back your ticket?"
+            busy={busy}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => run(() => eventDetail.releaseTicket())}
+          >
+            <p>Your ticket code stops working at once and the place goes to the next student on the waitlist. You cannot undo this.</p>
+          </ConfirmModal>
+        )}
+      </div>
+    )
+  }
+
+  const place = p.waitlist
+  if (place?.offer_expires_at) {
+    return (
+      <div class={s.waitlist}>
+        <p role="status" class={s.held}>
+          A ticket is held for you until {formatTime(place.offer_expires_at)}
+        </p>
+      </div>
+    )
+  }
+  if (place) {
+    return (
+      <div class={s.waitlist}>
+        <p role="status">You are number {place.position} on the waitlist.</p>
+        <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => eventDetail.waitlist(false))}>
+          Leave the waitlist
+        </button>
+      </div>
+    )
+  }
+  if (event.tickets_sold >= event.ticket_count) {
+    return (
+      <div class={s.waitlist}>
+        <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => eventDetail.waitlist(true))}>
+          Join the waitlist
+        </button>
+      </div>
+    )
+  }
+  return null
+}

@@ -1,0 +1,178 @@
+// One event in the console: its counts, the state control (current state, the next scheduled move and its time,
+// a manual move confirmed with what students will see) and its door volunteers (add by e-mail, remove).
+import { useEffect, useState } from 'preact/hooks'
+import { ALL_EVENT_STATES, type AnyEventState } from '../../../contract/constants.ts'
+import type { OrgEvent } from '../../../contract/types.ts'
+import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
+import { showToast } from '../../components/toast/index.tsx'
+import { formatMoment, nextMove, SCHEDULE_STEPS, STATE_NAMES } from '../../lib/org-event.ts'
+import { STUDENTS_SEE } from '../../lib/state-moves.ts'
+import { org } from '../../stores/org.ts'
+import { Counts } from './counts.tsx'
+
+function StateControl({ event }: { event: OrgEvent }) {
+  const [target, setTarget] = useState<AnyEventState>(event.state)
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const next = nextMove(event.schedule, event.state)
+  const move = async () => {
+    setBusy(true)
+    try {
+      await org.move(event.id, target)
+      showToast(`${event.name} is now: ${STATE_NAMES[target]}`)
+      setConfirming(false)
+    } catch (err) {
+      showToast((err as Error).message, 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section class="m-card" aria-labelledby="state-h">
+      <h2 id="state-h">State</h2>
+      <p>
+        Now: <strong>{STATE_NAMES[event.state]}</strong>
+      </p>
+      <p>
+        {next
+          ? `Next: ${next.label.toLowerCase()} (${STATE_NAMES[next.state]}) on ${formatMoment(next.at)}`
+          : event.state === 'DRAFT'
+            ? 'A draft never moves by itself: publish it (Upcoming or later) for the schedule to run.'
+            : 'No scheduled move ahead.'}
+      </p>
+      <ul class="m-muted">
+        {SCHEDULE_STEPS.filter((step) => event.schedule[step.key]).map((step) => (
+          <li key={step.key}>
+            {step.label}: {formatMoment(event.schedule[step.key]!)}
+          </li>
+        ))}
+      </ul>
+      <div class="m-row">
+        <div class="m-field">
+          <label for="move-to">Move to</label>
+          <select id="move-to" value={target} onChange={(e) => setTarget(e.currentTarget.value as AnyEventState)}>
+            {ALL_EVENT_STATES.map((state) => (
+              <option key={state} value={state}>
+                {STATE_NAMES[state]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" class="button" disabled={target === event.state} onClick={() => setConfirming(true)}>
+          Move
+        </button>
+      </div>
+      {confirming && (
+        <ConfirmModal title={`Move ${event.name} to ${STATE_NAMES[target]}?`} busy={busy} onConfirm={move} onCancel={() => setConfirming(false)}>
+          <p>{STUDENTS_SEE[target]}</p>
+          <p>A move by hand wins over the schedule: the scheduled times already passed are not replayed.</p>
+        </ConfirmModal>
+      )}
+    </section>
+  )
+}
+
+function DoorVolunteers({ eventId }: { eventId: number }) {
+  const [email, setEmail] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => {
+    org.loadStaff(eventId)
+  }, [eventId])
+  const change = async (address: string, remove: boolean) => {
+    setBusy(true)
+    try {
+      await org.changeStaff(eventId, address, remove)
+      setError(null)
+      if (!remove) setEmail('')
+      showToast(remove ? `${address} removed` : `${address} can now check tickets in`)
+    } catch (err) {
+      setError((err as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const staff = org.staff.value
+  return (
+    <section class="m-card" aria-labelledby="staff-h">
+      <h2 id="staff-h">Door volunteers</h2>
+      {staff === null ? (
+        <p class="m-muted">{org.staffError.value ?? 'Loading…'}</p>
+      ) : staff.length === 0 ? (
+        <p class="m-muted">No door volunteers yet. Organisers of the council can check tickets in too.</p>
+      ) : (
+        <ul class="m-people">
+          {staff.map((p) => (
+            <li key={p.id}>
+              <span>
+                {p.name} <span class="m-muted">{p.email}</span>
+              </span>
+              <button type="button" class="m-small" disabled={busy} onClick={() => change(p.email, true)} aria-label={`Remove ${p.name}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        class="m-row"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (email.trim()) change(email.trim(), false)
+          else setError('E-mail is required')
+        }}
+      >
+        <div class="m-field">
+          <label for="staff-email">E-mail of a volunteer</label>
+          <input
+            id="staff-email"
+            type="email"
+            autocomplete="off"
+            value={email}
+            aria-invalid={!!error}
+            aria-describedby={error ? 'staff-error' : undefined}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </div>
+        <button type="submit" class="button" disabled={busy}>
+          Add
+        </button>
+      </form>
+      {error && (
+        <p id="staff-error" class="m-error" role="alert">
+          {error}
+        </p>
+      )}
+      <p class="m-muted">They must have signed in to the app once.</p>
+    </section>
+  )
+}
+
+export default function EventPage({ id }: { id: number }) {
+  useEffect(() => {
+    org.load()
+  }, [id])
+  const event = org.events.value?.find((e) => e.id === id)
+  if (!event) {
+    if (org.events.value) return <p class="page-message">No event {id} among the events you manage.</p>
+    return <LoadOrRetry loading="Loading the event" what="the event" error={org.error.value} retry={org.load} />
+  }
+  return (
+    <>
+      <div class="m-head">
+        <h1>{event.name}</h1>
+        <p class="m-actions">
+          <a href={`/manage/event/${id}/edit`}>Edit</a>
+          <a href={`/manage/event/${id}/participants`}>Participants</a>
+          {event.state !== 'DRAFT' && <a href={`/event-details/${id}`}>Student view</a>}
+        </p>
+      </div>
+      <Counts event={event} />
+      <div class="m-cards">
+        <StateControl key={event.state} event={event} />
+        <DoorVolunteers eventId={id} />
+      </div>
+    </>
+  )
+}

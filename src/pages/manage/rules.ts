@@ -1,0 +1,191 @@
+// The event editor's form, its checks and what it sends. The checks are those of contract/org.ts (eventInput,
+// which the server applies) with the same words, written out as plain code so the editor's chunk carries no
+// zod (~5 KB brotli, most of the 6 KB a chunk may weigh); test/dom/console-rules.test.ts holds the two to the
+// same answer over a table of forms.
+import type { RegistrationType } from '../../../contract/constants.ts'
+import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
+import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
+
+/** contract/org.ts EVENT_LIMITS, the ones a form can reach. */
+export const LIMITS = {
+  name: 120,
+  description: 500,
+  long_description: 20_000,
+  venue: 200,
+  url: 2_000,
+  dates: 30,
+  tags: 20,
+  tag: 40,
+  fee: 1_000_000,
+  ppt: 100,
+  ticket_count: 1_000_000,
+}
+
+export interface EventForm {
+  name: string
+  description: string
+  long_description: string
+  event_page_image_url: string
+  banner_url: string
+  /** datetime-local values, IST. */
+  dates: string[]
+  venue: string
+  /** Comma-separated. */
+  tags: string
+  organizer_id: string
+  parent_id: string
+  fee: string
+  min_ppt: string
+  ma_ppt: string
+  registration_type: RegistrationType
+  external_registration_link: string
+  start_in_event_activity: boolean
+  in_event_activity: string
+  is_ticket_feature_enabled: boolean
+  ticket_count: string
+  /** datetime-local values, IST, by step. */
+  schedule: Record<keyof Schedule, string>
+  questions: QuestionInput[]
+}
+
+export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
+  const schedule = event?.schedule ?? EMPTY_SCHEDULE
+  return {
+    name: event?.name ?? '',
+    description: event?.description ?? '',
+    long_description: event?.long_description ?? '',
+    event_page_image_url: event?.event_page_image_url ?? '',
+    banner_url: event?.banner_url ?? '',
+    dates: event?.dates.map(toLocalInput) ?? [],
+    venue: event?.venue ?? '',
+    tags: event?.tags.join(', ') ?? '',
+    organizer_id: String(event?.organizer.id ?? councilId ?? ''),
+    parent_id: event?.parent_id ? String(event.parent_id) : '',
+    fee: String(event?.fee ?? 0),
+    min_ppt: String(event?.min_ppt ?? 1),
+    ma_ppt: String(event?.ma_ppt ?? 1),
+    registration_type: event?.registration_type ?? 'ONPLATFORM',
+    external_registration_link: event?.external_registration_link ?? '',
+    start_in_event_activity: event?.start_in_event_activity ?? false,
+    in_event_activity: event?.in_event_activity ?? '',
+    is_ticket_feature_enabled: event?.is_ticket_feature_enabled ?? false,
+    ticket_count: String(event?.ticket_count ?? 0),
+    schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, toLocalInput(schedule[s.key])])) as EventForm['schedule'],
+    questions: event?.questions.map((q) => ({ ...q, options: [...q.options] })) ?? [],
+  }
+}
+
+const int = (s: string) => (/^-?\d+$/.test(s.trim()) ? Number(s) : Number.NaN)
+const tagList = (s: string) =>
+  s
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+
+/** What /org/p/event/save receives for this form (with `id` to update). */
+export function toInput(form: EventForm, id?: number): EventInput {
+  return {
+    ...(id ? { id } : {}),
+    name: form.name.trim(),
+    description: form.description,
+    long_description: form.long_description,
+    event_page_image_url: form.event_page_image_url.trim() || null,
+    banner_url: form.banner_url.trim() || null,
+    dates: form.dates.filter(Boolean).map((d) => fromLocalInput(d)!),
+    venue: form.venue,
+    tags: tagList(form.tags),
+    ...(form.organizer_id ? { organizer_id: int(form.organizer_id) } : {}),
+    parent_id: form.parent_id ? int(form.parent_id) : null,
+    fee: int(form.fee),
+    min_ppt: int(form.min_ppt),
+    ma_ppt: int(form.ma_ppt),
+    registration_type: form.registration_type,
+    external_registration_link: form.external_registration_link.trim() || null,
+    start_in_event_activity: form.start_in_event_activity,
+    in_event_activity: form.in_event_activity.trim() || null,
+    is_ticket_feature_enabled: form.is_ticket_feature_enabled,
+    ticket_count: int(form.ticket_count),
+    schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])) as Schedule,
+    questions: form.questions,
+  }
+}
+
+const isHttpUrl = (s: string) => {
+  if (!/^https?:\/\/[^/\s]/i.test(s)) return false
+  try {
+    return !!new URL(s).hostname
+  } catch {
+    return false
+  }
+}
+const isImageUrl = (s: string) => isHttpUrl(s) || /^\/uploads\/[A-Za-z0-9._-]+$/.test(s)
+
+export type FormErrors = Partial<Record<keyof EventForm, string>>
+
+/** The first message per field, in the contract's words; a valid form gives {}. */
+export function formErrors(form: EventForm, creating: boolean): FormErrors {
+  const e: FormErrors = {}
+  const put = (field: keyof EventForm, message: string) => {
+    e[field] ??= message
+  }
+  const text = (field: 'name' | 'description' | 'long_description' | 'venue') => {
+    if (form[field].length > LIMITS[field]) put(field, `${field} must be at most ${LIMITS[field]} characters`)
+  }
+  if (!form.name.trim()) put('name', 'name is a required field')
+  text('name')
+  text('description')
+  text('long_description')
+  text('venue')
+  for (const field of ['event_page_image_url', 'banner_url'] as const) {
+    const v = form[field].trim()
+    if (v && !isImageUrl(v)) put(field, `${field} must be an http(s) address or an uploaded image`)
+  }
+  for (const field of ['external_registration_link', 'in_event_activity'] as const) {
+    const v = form[field].trim()
+    if (v.length > LIMITS.url) put(field, `${field} must be at most ${LIMITS.url} characters`)
+    if (v && !isHttpUrl(v)) put(field, `${field} must be an http(s) address`)
+  }
+  if (form.dates.filter(Boolean).length > LIMITS.dates) put('dates', `dates must have at most ${LIMITS.dates} entries`)
+  const tags = tagList(form.tags)
+  if (tags.length > LIMITS.tags) put('tags', `tags must have at most ${LIMITS.tags} entries`)
+  if (tags.some((t) => t.length > LIMITS.tag)) put('tags', `tags must be at most ${LIMITS.tag} characters`)
+  if (creating && !form.organizer_id) put('organizer_id', 'organizer_id is a required field')
+  const whole = (field: 'fee' | 'min_ppt' | 'ma_ppt' | 'ticket_count', min: number, max: number) => {
+    const n = int(form[field])
+    if (!(n >= min && n <= max)) put(field, `${field} must be a whole number from ${min} to ${max}`)
+  }
+  whole('fee', 0, LIMITS.fee)
+  whole('ma_ppt', 1, LIMITS.ppt)
+  whole('min_ppt', 1, LIMITS.ppt)
+  whole('ticket_count', 0, LIMITS.ticket_count)
+  // Like the contract: compared whenever both are numbers, even out of range.
+  if (int(form.min_ppt) > int(form.ma_ppt)) put('min_ppt', 'min_ppt must not be more than ma_ppt')
+  if (form.registration_type === 'EXTERNAL' && !form.external_registration_link.trim())
+    put('external_registration_link', 'external_registration_link is required for an EXTERNAL registration')
+  let last: [string, number] | null = null
+  for (const step of SCHEDULE_STEPS) {
+    const value = fromLocalInput(form.schedule[step.key])
+    if (!value) continue
+    const t = Date.parse(value)
+    if (last && t <= last[1]) {
+      put('schedule', `schedule.${step.key} must be after schedule.${last[0]}`)
+      break
+    }
+    last = [step.key, t]
+  }
+  for (const q of form.questions) {
+    const options = q.options ?? []
+    if (!q.label.trim()) put('questions', 'questions: label is a required field')
+    else if (q.label.length > 200) put('questions', 'questions: label must be at most 200 characters')
+    else if (options.some((o) => !o.trim())) put('questions', 'questions: option is a required field')
+    else if (q.kind === 'CHOICE' && options.length < 2) put('questions', `questions: '${q.label}' needs at least two options`)
+    else if (new Set(options.map((o) => o.trim())).size !== options.length) put('questions', `questions: '${q.label}' has the same option twice`)
+  }
+  return e
+}
+
+/** The form field a server message names (its first word), for showing a 400 under its control. */
+export function fieldOfMessage(message: string): keyof EventForm | null {
+  const word = /^([a-z_]+)[.:\s]/.exec(message)?.[1]
+  return word && word in toForm() ? (word as keyof EventForm) : null
+}
