@@ -43,6 +43,7 @@ export const routes: RouteEntry[] = [
   { path: '/logout', layout: false, component: page(() => import('./pages/logout/index.tsx')) },
   // The organiser console: one route for all of /manage, which picks its lazy screen itself (pages/manage).
   { path: '/manage/:rest*', layout: true, component: page(() => import('./pages/manage/index.tsx')) },
+  { path: '/door', layout: false, component: page(() => import('./pages/door/index.tsx')) },
 ]
 
 // The route patterns above only use literal segments and `:param` (preact-iso's `exec` is not exported).

@@ -14,11 +14,14 @@ export class ApiError extends Error {
   readonly status: number
   /** The Retry-After header of a 503, when the server sent one. */
   readonly retryAfter?: string | null
-  constructor(status: number, message: string, retryAfter?: string | null) {
+  /** The refusal's whole body (the door's 409 ALREADY_CHECKED_IN carries who and when). */
+  readonly data?: unknown
+  constructor(status: number, message: string, retryAfter?: string | null, data?: unknown) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.retryAfter = retryAfter
+    this.data = data
   }
 }
 
@@ -120,7 +123,7 @@ export function createClient({
     if (status === 401) return new ApiError(401, INVALID_TOKEN)
     if (status < 200 || status > 299 || !data || typeof data !== 'object' || data.error === true) {
       const message = typeof data?.message === 'string' && data.message ? data.message : `The server answered ${status}. Please try again.`
-      return new ApiError(status, message, outcome.retryAfter)
+      return new ApiError(status, message, outcome.retryAfter, data)
     }
     return null
   }

@@ -1,0 +1,40 @@
+// The door's calls (API.md Part 2 "At the door"), typed from the contract. Imported only by the door store, so
+// nothing here reaches a student's first load. A check-in's 409 and 404 carry the answer (ALREADY_CHECKED_IN,
+// UNKNOWN_TICKET): they resolve as answers here, not as errors; a network failure rejects with status 0.
+import type { Answer, PathOf, Request } from '../../contract/api.ts'
+import type { ScanResult } from '../../contract/types.ts'
+import { ApiError } from './client.ts'
+import { client } from './calls.ts'
+
+const post = client.request
+
+/** A scan's answer; `message` the server's words for a refusal. */
+export type DoorAnswer = ScanResult
+
+async function asAnswer(call: Promise<unknown>): Promise<DoorAnswer> {
+  try {
+    return (await call) as DoorAnswer
+  } catch (error) {
+    const data = error instanceof ApiError ? (error.data as { result?: string } | undefined) : undefined
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409) && data && typeof data.result === 'string') return data as DoorAnswer
+    throw error
+  }
+}
+
+export const doorApi = {
+  events: () => post<Answer<'doorEvents'>>('/door/p/events' satisfies PathOf<'doorEvents'>, {}).then((d) => d.events),
+  tickets: (eventId: number) =>
+    post<Answer<'doorTickets'>>('/door/p/tickets' satisfies PathOf<'doorTickets'>, { event_id: eventId } satisfies Request<'doorTickets'>),
+  checkIn: (body: Request<'checkIn'>) => asAnswer(post('/door/p/check-in' satisfies PathOf<'checkIn'>, body)),
+  undo: (eventId: number, ticketCode: string) =>
+    post<Answer<'undoCheckIn'>>(
+      '/door/p/check-in/undo' satisfies PathOf<'undoCheckIn'>,
+      {
+        event_id: eventId,
+        ticket_code: ticketCode,
+      } satisfies Request<'undoCheckIn'>,
+    ),
+  sync: (body: Request<'doorSync'>) => post<Answer<'doorSync'>>('/door/p/sync' satisfies PathOf<'doorSync'>, body).then((d) => d.results),
+}
+
+export { ApiError }

@@ -1,0 +1,265 @@
+// The door screen (issue 12): pick the event and the gate, then scan tickets with the camera (BarcodeDetector
+// where present, else the in-house decoder in a worker), a hardware scanner (it types the code and Enter into the
+// focused field) or the printed digits typed by hand. Each answer fills the screen (green: name, photo, team; red:
+// the reason), with a sound and a vibration that differ for yes and no, and undo of the last check-in. Works
+// offline against the ticket list kept on the device. A lazy route outside the student's first load.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { Scanner } from './scanner/index.ts'
+import {
+  answer,
+  closeDoor,
+  conflicts,
+  dismissAnswer,
+  doorError,
+  doorEvents,
+  eventId,
+  gate,
+  gateCount,
+  lastCheckIn,
+  listAsOf,
+  loadEvents,
+  online,
+  openDoor,
+  queue,
+  scan,
+  syncNow,
+  ticketTotal,
+  totalCheckedIn,
+  undoLast,
+  type ShownAnswer,
+} from '../../stores/door.ts'
+import { formatIST } from '../../lib/dates.ts'
+import s from './style.module.css'
+
+const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
+
+/** A short beep: high and short for yes, low and long for no (WebAudio, nothing to download). */
+let audio: AudioContext | null = null
+function signal(yes: boolean) {
+  try {
+    audio ??= new AudioContext()
+    const osc = audio.createOscillator()
+    const gain = audio.createGain()
+    osc.frequency.value = yes ? 1320 : 220
+    osc.type = yes ? 'sine' : 'square'
+    gain.gain.value = 0.2
+    osc.connect(gain).connect(audio.destination)
+    osc.start()
+    osc.stop(audio.currentTime + (yes ? 0.15 : 0.5))
+  } catch {
+    // No audio: the colour and the vibration still say it.
+  }
+  navigator.vibrate?.(yes ? 80 : [200, 100, 200])
+}
+
+function Answer({ shown }: { shown: ShownAnswer }) {
+  const yes = shown.result === 'CHECKED_IN'
+  const attendee = 'attendee' in shown ? shown.attendee : null
+  // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
+  const next = useRef<HTMLButtonElement>(null)
+  useEffect(() => next.current?.focus(), [])
+  return (
+    <div class={`${s.answer} ${yes ? s.yes : s.no}`} role="alert" aria-live="assertive" data-result={shown.result}>
+      <p class={s.verdict}>{yes ? 'CHECKED IN' : shown.result === 'ALREADY_CHECKED_IN' ? 'ALREADY IN' : 'NOT VALID'}</p>
+      {attendee?.photo_url && <img class={s.photo} src={attendee.photo_url} alt="" width={160} height={160} />}
+      {attendee && <p class={s.who}>{attendee.name}</p>}
+      {attendee?.team && <p class={s.team}>Team {attendee.team.name}</p>}
+      {shown.result === 'ALREADY_CHECKED_IN' && (
+        <p class={s.reason}>
+          Checked in at {time(shown.checked_in_at)}
+          {shown.gate ? ` at ${shown.gate}` : ''}
+        </p>
+      )}
+      {shown.result === 'UNKNOWN_TICKET' && <p class={s.reason}>{shown.message}</p>}
+      {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
+      <div class={s.answerActions}>
+        {yes && lastCheckIn.value?.code === shown.code && (
+          <button type="button" class={s.undo} onClick={() => void undoLast()}>
+            Undo check-in
+          </button>
+        )}
+        <button type="button" class={s.next} onClick={dismissAnswer} ref={next}>
+          Next ticket
+        </button>
+      </div>
+    </div>
+  )
+}
+
+function Pick() {
+  const [gateName, setGateName] = useState(gate.value || 'Gate 1')
+  useEffect(() => {
+    void loadEvents()
+  }, [])
+  const events = doorEvents.value
+  return (
+    <section class={s.pick}>
+      <h1>Door check-in</h1>
+      <label class={s.field}>
+        Gate name
+        <input value={gateName} maxLength={40} onInput={(e) => setGateName(e.currentTarget.value)} />
+      </label>
+      {doorError.value && <p role="alert">{doorError.value}</p>}
+      {events === null && !doorError.value && <p>Loading your events…</p>}
+      {events?.length === 0 && <p>No event is open for check-in that you are on the door team of.</p>}
+      <ul class={s.events}>
+        {events?.map((e) => (
+          <li key={e.id}>
+            <button type="button" class={s.eventButton} onClick={() => void openDoor(e.id, gateName)}>
+              <span class={s.eventName}>{e.name}</span>
+              <span class={s.small}>
+                {e.checked_in} of {e.tickets_sold} checked in
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function Scanning() {
+  const video = useRef<HTMLVideoElement>(null)
+  const input = useRef<HTMLInputElement>(null)
+  const scanner = useRef<Scanner | null>(null)
+  const [code, setCode] = useState('')
+  const [camera, setCamera] = useState<'off' | 'starting' | 'on' | string>('off')
+  const busy = useRef(false)
+
+  const handle = async (raw: string) => {
+    if (busy.current || answer.value) return
+    busy.current = true
+    try {
+      const shown = await scan(raw)
+      if (shown) signal(shown.result === 'CHECKED_IN')
+    } finally {
+      busy.current = false
+    }
+  }
+
+  useEffect(() => () => scanner.current?.stop(), [])
+  // Back to the code field after each answer, so a hardware scanner's next code lands in it.
+  useEffect(() => {
+    if (!answer.value) input.current?.focus()
+  }, [answer.value])
+
+  const startCamera = async () => {
+    setCamera('starting')
+    try {
+      const { startScanner } = await import('./scanner/index.ts')
+      scanner.current = await startScanner(video.current!, (text) => void handle(text), { onError: (e) => setCamera(e.message) })
+      setCamera('on')
+    } catch (error) {
+      setCamera(`The camera could not start (${error instanceof Error ? error.name : 'error'}): type the code instead.`)
+    }
+  }
+  const stopCamera = () => {
+    scanner.current?.stop()
+    scanner.current = null
+    setCamera('off')
+  }
+
+  const events = doorEvents.value ?? []
+  const event = events.find((e) => e.id === eventId.value)
+  return (
+    <section class={s.scanning}>
+      <header class={s.bar}>
+        <button type="button" class={s.link} onClick={closeDoor}>
+          Change event
+        </button>
+        <div>
+          <h1 class={s.title}>{event?.name ?? 'Door'}</h1>
+          <p class={s.small}>{gate.value}</p>
+        </div>
+      </header>
+      <dl class={s.counts} aria-live="polite">
+        <div>
+          <dt>This gate</dt>
+          <dd data-testid="gate-count">{gateCount.value}</dd>
+        </div>
+        <div>
+          <dt>Checked in</dt>
+          <dd data-testid="total-count">{totalCheckedIn.value}</dd>
+        </div>
+        <div>
+          <dt>Tickets</dt>
+          <dd data-testid="ticket-total">{ticketTotal.value}</dd>
+        </div>
+      </dl>
+      {!online.value && (
+        <p class={s.offline} role="status">
+          offline: {queue.value.length} {queue.value.length === 1 ? 'scan' : 'scans'} waiting
+        </p>
+      )}
+      {online.value && queue.value.length > 0 && (
+        <p class={s.offline} role="status">
+          Sending {queue.value.length} offline scans…{' '}
+          <button type="button" class={s.link} onClick={() => void syncNow()}>
+            Send now
+          </button>
+        </p>
+      )}
+      {conflicts.value.length > 0 && (
+        <div class={s.conflicts} role="alert">
+          <p>Let in offline here, but checked in earlier elsewhere:</p>
+          <ul>
+            {conflicts.value.map((c) => (
+              <li key={c.code}>
+                {'attendee' in c ? c.attendee.name : c.code}
+                {c.result === 'ALREADY_CHECKED_IN' ? ` — ${time(c.checked_in_at)}${c.gate ? ` at ${c.gate}` : ''}` : ''}
+              </li>
+            ))}
+          </ul>
+          <button type="button" class={s.link} onClick={() => (conflicts.value = [])}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {doorError.value && <p role="alert">{doorError.value}</p>}
+      <div class={s.camera}>
+        {/* biome-ignore lint/a11y/useMediaCaption: a live camera preview has no speech to caption */}
+        <video ref={video} class={s.video} muted playsInline aria-label="Camera preview" hidden={camera !== 'on'} />
+        {camera === 'on' ? (
+          <button type="button" class={s.secondary} onClick={stopCamera}>
+            Stop camera
+          </button>
+        ) : (
+          <button type="button" class={s.primary} onClick={() => void startCamera()} disabled={camera === 'starting'}>
+            {camera === 'starting' ? 'Starting camera…' : 'Scan with camera'}
+          </button>
+        )}
+        {camera !== 'off' && camera !== 'on' && camera !== 'starting' && <p role="alert">{camera}</p>}
+      </div>
+      <form
+        class={s.manual}
+        onSubmit={(e) => {
+          e.preventDefault()
+          const typed = code
+          setCode('')
+          void handle(typed)
+        }}
+      >
+        <label class={s.field}>
+          Ticket code (typed, or from a hardware scanner)
+          <input ref={input} value={code} inputMode="numeric" autoComplete="off" onInput={(e) => setCode(e.currentTarget.value)} name="ticket_code" />
+        </label>
+        <button type="submit" class={s.primary}>
+          Check in
+        </button>
+      </form>
+      {listAsOf.value && <p class={s.small}>Ticket list from {time(listAsOf.value)}, kept on this phone for offline checks.</p>}
+      {answer.value && <Answer shown={answer.value} />}
+    </section>
+  )
+}
+
+export default function DoorPage() {
+  useEffect(() => {
+    document.documentElement.classList.add('door-screen', 'wide')
+    return () => {
+      document.documentElement.classList.remove('door-screen', 'wide')
+      closeDoor()
+    }
+  }, [])
+  return <main class={s.page}>{eventId.value === null ? <Pick /> : <Scanning />}</main>
+}

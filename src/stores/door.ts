@@ -1,0 +1,307 @@
+// The door screen's state (issue 12): the event and gate chosen, the event's ticket list kept in IndexedDB for
+// checking with no network, the queue of scans made offline (kept in IndexedDB too, sent with /door/p/sync when
+// the network returns), the answer on screen, and the counts. Loaded only with the door route.
+import { computed, signal } from '@preact/signals'
+import type { DoorEvent, DoorTicket } from '../../contract/types.ts'
+import { ApiError, type DoorAnswer, doorApi } from '../api/door.ts'
+
+export interface QueuedScan {
+  ticket_code: string
+  scan_id: string
+  gate: string
+  scanned_at: string
+}
+
+/** What the screen shows after a scan: the server's answer, or the offline list's (`offline: true`). */
+export type ShownAnswer = DoorAnswer & { offline?: boolean; code: string }
+
+// ---- IndexedDB: one store of values by key (raw IndexedDB: no library for two calls) ----
+
+const DB_NAME = 'campus-door'
+let opened: Promise<IDBDatabase> | null = null
+function idb(): Promise<IDBDatabase> {
+  opened ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1)
+    request.onupgradeneeded = () => request.result.createObjectStore('kv')
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  })
+  return opened
+}
+async function idbGet<T>(key: string): Promise<T | undefined> {
+  try {
+    const db = await idb()
+    return await new Promise((resolve, reject) => {
+      const request = db.transaction('kv').objectStore('kv').get(key)
+      request.onsuccess = () => resolve(request.result as T | undefined)
+      request.onerror = () => reject(request.error)
+    })
+  } catch {
+    return undefined
+  }
+}
+async function idbSet(key: string, value: unknown): Promise<void> {
+  try {
+    const db = await idb()
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('kv', 'readwrite')
+      tx.objectStore('kv').put(value, key)
+      tx.oncomplete = () => resolve()
+      tx.onerror = () => reject(tx.error)
+    })
+  } catch {
+    // Private mode without IndexedDB: the screen still works online; the lists live in memory only.
+  }
+}
+
+// ---- State ----
+
+export const doorEvents = signal<DoorEvent[] | null>(null)
+export const doorError = signal<string | null>(null)
+export const eventId = signal<number | null>(null)
+export const gate = signal<string>('')
+/** The ticket list by code, as last downloaded and updated by this device's scans. */
+export const tickets = signal<Map<string, DoorTicket>>(new Map())
+export const listAsOf = signal<string | null>(null)
+export const queue = signal<QueuedScan[]>([])
+export const answer = signal<ShownAnswer | null>(null)
+export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
+export const gateCount = signal(0)
+/** Offline scans the server settled differently (another gate had let the ticket in first). */
+export const conflicts = signal<ShownAnswer[]>([])
+/** The last check-in this device made, for undo. */
+export const lastCheckIn = signal<{ code: string; offline: boolean; scanId: string } | null>(null)
+
+export const totalCheckedIn = computed(() => {
+  let n = 0
+  for (const t of tickets.value.values()) if (t.checked_in_at) n += 1
+  return n
+})
+export const ticketTotal = computed(() => tickets.value.size)
+
+const queueKey = () => `queue:${eventId.value}`
+const ticketsKey = () => `tickets:${eventId.value}`
+const countKey = () => `count:${eventId.value}:${gate.value}`
+
+function uuid(): string {
+  // randomUUID needs a secure context; a door phone on plain http still needs unique ids.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const b = crypto.getRandomValues(new Uint8Array(16))
+  b[6] = (b[6] & 0x0f) | 0x40
+  b[8] = (b[8] & 0x3f) | 0x80
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
+
+function setTicket(code: string, change: Partial<DoorTicket>) {
+  const current = tickets.value.get(code)
+  if (!current) return
+  const next = new Map(tickets.value)
+  next.set(code, { ...current, ...change })
+  tickets.value = next
+  void idbSet(ticketsKey(), { tickets: [...next.values()], as_of: listAsOf.value })
+}
+
+async function saveQueue(next: QueuedScan[]) {
+  queue.value = next
+  await idbSet(queueKey(), next)
+}
+
+async function bumpGate(by: number) {
+  gateCount.value = Math.max(0, gateCount.value + by)
+  await idbSet(countKey(), gateCount.value)
+}
+
+// ---- Calls ----
+
+export async function loadEvents() {
+  doorError.value = null
+  try {
+    doorEvents.value = await doorApi.events()
+  } catch (error) {
+    doorError.value = error instanceof Error ? error.message : String(error)
+  }
+}
+
+/** Downloads the event's ticket list into IndexedDB (kept for offline checks). */
+export async function refreshList(): Promise<void> {
+  const id = eventId.value
+  if (id === null) return
+  try {
+    const list = await doorApi.tickets(id)
+    if (eventId.value !== id) return
+    // Scans still queued here stay checked in on this device until the server has them.
+    const queued = new Map(queue.value.map((s) => [s.ticket_code, s]))
+    const next = new Map<string, DoorTicket>()
+    for (const t of list.tickets) {
+      const mine = queued.get(t.ticket_code)
+      next.set(t.ticket_code, !t.checked_in_at && mine ? { ...t, checked_in_at: mine.scanned_at, gate: mine.gate } : t)
+    }
+    tickets.value = next
+    listAsOf.value = list.as_of
+    online.value = true
+    await idbSet(ticketsKey(), { tickets: list.tickets, as_of: list.as_of })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) online.value = false
+    else doorError.value = error instanceof Error ? error.message : String(error)
+  }
+}
+
+let refreshTimer: ReturnType<typeof setInterval> | null = null
+const onOnline = () => {
+  online.value = true
+  void syncNow().then(refreshList)
+}
+const onOffline = () => {
+  online.value = false
+}
+
+/** Opens the door for an event at a gate: the stored list and queue first, then the fresh list and a sync. */
+export async function openDoor(id: number, gateName: string) {
+  eventId.value = id
+  gate.value = gateName.trim() || 'Gate 1'
+  answer.value = null
+  lastCheckIn.value = null
+  conflicts.value = []
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string }>(ticketsKey())
+  tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
+  listAsOf.value = stored?.as_of ?? null
+  queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
+  gateCount.value = (await idbGet<number>(countKey())) ?? 0
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', onOnline)
+    window.addEventListener('offline', onOffline)
+    online.value = navigator.onLine
+  }
+  if (online.value) {
+    await syncNow()
+    await refreshList()
+  }
+  // While online, the list refreshes in the background: tickets collected after the door opened are known.
+  refreshTimer ??= setInterval(() => {
+    if (online.value) void syncNow().then(refreshList)
+  }, 30_000)
+}
+
+export function closeDoor() {
+  if (refreshTimer) clearInterval(refreshTimer)
+  refreshTimer = null
+  if (typeof window !== 'undefined') {
+    window.removeEventListener('online', onOnline)
+    window.removeEventListener('offline', onOffline)
+  }
+  eventId.value = null
+  answer.value = null
+}
+
+/** Checks the offline list: who, and whether already in. */
+function offlineAnswer(code: string, scanId: string): ShownAnswer {
+  const t = tickets.value.get(code)
+  if (!t) return { error: true, message: 'No ticket of this event has this code.', result: 'UNKNOWN_TICKET', offline: true, code }
+  const attendee = { name: t.name, photo_url: t.photo_url, team: t.team }
+  if (t.checked_in_at)
+    return {
+      error: true,
+      message: 'This ticket is already checked in.',
+      result: 'ALREADY_CHECKED_IN',
+      attendee,
+      checked_in_at: t.checked_in_at,
+      gate: t.gate,
+      offline: true,
+      code,
+    }
+  const at = new Date().toISOString()
+  setTicket(code, { checked_in_at: at, gate: gate.value })
+  void saveQueue([...queue.value, { ticket_code: code, scan_id: scanId, gate: gate.value, scanned_at: at }])
+  return { error: false, result: 'CHECKED_IN', attendee, checked_in_at: at, offline: true, code }
+}
+
+/** One scan (camera, hardware scanner or typed): the server's answer online, the list's offline. */
+export async function scan(raw: string): Promise<ShownAnswer | null> {
+  const code = raw.trim()
+  const id = eventId.value
+  if (!code || id === null) return null
+  const scanId = uuid()
+  let shown: ShownAnswer
+  if (online.value) {
+    try {
+      shown = { ...(await doorApi.checkIn({ event_id: id, ticket_code: code, scan_id: scanId, gate: gate.value })), code }
+      if (shown.result === 'CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: gate.value })
+      if (shown.result === 'ALREADY_CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: shown.gate })
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 0) {
+        doorError.value = error instanceof Error ? error.message : String(error)
+        return null
+      }
+      online.value = false
+      shown = offlineAnswer(code, scanId)
+    }
+  } else shown = offlineAnswer(code, scanId)
+  if (shown.result === 'CHECKED_IN') {
+    lastCheckIn.value = { code, offline: !!shown.offline, scanId }
+    await bumpGate(1)
+  }
+  answer.value = shown
+  return shown
+}
+
+/** Undoes this device's last check-in: on the server, or out of the queue when it never left the device. */
+export async function undoLast(): Promise<boolean> {
+  const last = lastCheckIn.value
+  const id = eventId.value
+  if (!last || id === null) return false
+  const queued = queue.value.some((s) => s.scan_id === last.scanId)
+  if (queued) {
+    await saveQueue(queue.value.filter((s) => s.scan_id !== last.scanId))
+  } else {
+    try {
+      await doorApi.undo(id, last.code)
+    } catch (error) {
+      doorError.value = error instanceof Error ? error.message : String(error)
+      return false
+    }
+  }
+  setTicket(last.code, { checked_in_at: null, gate: null })
+  await bumpGate(-1)
+  lastCheckIn.value = null
+  answer.value = null
+  return true
+}
+
+let syncing: Promise<void> | null = null
+
+/** Sends the queued scans (in chunks the body limit allows); the server's answers replace the device's. */
+export function syncNow(): Promise<void> {
+  syncing ??= (async () => {
+    const id = eventId.value
+    while (id !== null && queue.value.length > 0 && eventId.value === id) {
+      const chunk = queue.value.slice(0, 50)
+      let results: DoorAnswer[]
+      try {
+        results = await doorApi.sync({ event_id: id, scans: chunk })
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 0) online.value = false
+        else doorError.value = error instanceof Error ? error.message : String(error)
+        return
+      }
+      const settled: ShownAnswer[] = []
+      results.forEach((r, i) => {
+        const code = chunk[i].ticket_code
+        if (r.result === 'ALREADY_CHECKED_IN') {
+          setTicket(code, { checked_in_at: r.checked_in_at, gate: r.gate })
+          settled.push({ ...r, code })
+        }
+      })
+      if (settled.length) conflicts.value = [...conflicts.value, ...settled]
+      const sent = new Set(chunk.map((s) => s.scan_id))
+      await saveQueue(queue.value.filter((s) => !sent.has(s.scan_id)))
+    }
+  })().finally(() => {
+    syncing = null
+  })
+  return syncing
+}
+
+export function dismissAnswer() {
+  answer.value = null
+}
