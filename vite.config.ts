@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { defineConfig, transformWithOxc, type Plugin } from 'vite'
 import preact from '@preact/preset-vite'
+import { staffAssets } from './scripts/staff-assets.ts'
 
 /**
  * Inlines src/styles/critical.css into index.html, so the splash and the app shell paint without waiting on a
@@ -127,8 +128,11 @@ function serviceWorker(): Plugin {
     // modules went to `start`, is in the bundle but never written, and one missing file fails the install).
     async writeBundle(options, bundle) {
       const dir = options.dir ?? 'dist'
-      const files = Object.keys(bundle)
-        .filter((name) => !name.startsWith('.vite/') && name !== 'index.html' && !name.endsWith('.map'))
+      const manifestPath = join(dir, '.vite/manifest.json')
+      const names = Object.keys(bundle)
+      const staff = existsSync(manifestPath) ? staffAssets(JSON.parse(readFileSync(manifestPath, 'utf8')), names) : new Set<string>()
+      const files = names
+        .filter((name) => !name.startsWith('.vite/') && name !== 'index.html' && !name.endsWith('.map') && !staff.has(name))
         .concat(['manifest.webmanifest', 'logo.svg', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png'])
         .filter((name) => existsSync(join(dir, name)))
         .map((name) => `/${name}`)
@@ -141,7 +145,8 @@ function serviceWorker(): Plugin {
       const source = readFileSync(new URL('./src/sw.ts', import.meta.url), 'utf8')
       const { code } = await transformWithOxc(source, 'sw.ts', { lang: 'ts' })
       const body = code.replace(/^export \{\s*\};?\s*$/m, '')
-      writeFileSync(join(dir, 'sw.js'), `const BUILD = ${JSON.stringify({ version, files })};\n${body}`)
+      const staffFiles = [...staff].map((name) => `/${name}`).sort()
+      writeFileSync(join(dir, 'sw.js'), `const BUILD = ${JSON.stringify({ version, files, staff: staffFiles })};\n${body}`)
     },
   }
 }

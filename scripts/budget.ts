@@ -5,7 +5,8 @@
 //              and the home route's lazy chunk, which main.tsx fetches at start because `/` cannot show without it
 //   indexHtml  index.html alone (inline splash and critical CSS)
 //   lazyChunk  each lazy route: its chunk, its CSS and the shared chunks it needs beyond the first load
-//   total      all JS and CSS of the app, the service worker (dist/sw.js) included
+//   total      all JS and CSS a student can load, the service worker (dist/sw.js) included
+//   staffTotal the organiser console and the door (scripts/staff-assets.ts): never on a student's phone
 // A shared chunk counts wherever it is needed: in firstLoad when `/` loads it, otherwise in every lazy route that
 // needs it (a student opening that screen first downloads it, whichever route pulled it in). Limits are in
 // bytes (KB = 1024 bytes).
@@ -13,8 +14,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
+import { staffAssets } from './staff-assets.ts'
 
-const KEYS = ['firstLoad', 'indexHtml', 'lazyChunk', 'total'] as const
+const KEYS = ['firstLoad', 'indexHtml', 'lazyChunk', 'total', 'staffTotal'] as const
 type Key = (typeof KEYS)[number]
 
 interface ManifestChunk {
@@ -98,7 +100,11 @@ export function measure(dist: string): Figure[] {
     .filter((f) => /\.(js|css)$/.test(f))
     .map((f) => `assets/${f}`)
   if (existsSync(join(dist, 'sw.js'))) assets.push('sw.js')
-  figures.push({ key: 'total', name: `all JS and CSS (${assets.length} files, sw.js included)`, bytes: size(assets) })
+  // The organiser console and the door (issues 11, 12) are counted apart: a student's phone never loads them.
+  const staff = staffAssets(manifest, assets)
+  const student = assets.filter((file) => !staff.has(file))
+  figures.push({ key: 'total', name: `all JS and CSS a student can load (${student.length} files, sw.js included)`, bytes: size(student) })
+  figures.push({ key: 'staffTotal', name: `the console and the door only (${staff.size} files)`, bytes: size(staff) })
   return figures
 }
 

@@ -2,7 +2,8 @@
 // compiles it to /sw.js at build time and puts the build's file list and version in front of it, so every
 // build is a new service worker and the browser notices a new version on the next start.
 //
-//   app shell   every file of the build, fetched at install; navigations answer with the cached index.html and
+//   app shell   every file of the build but the console's and the door's, fetched at install (those are kept
+//               the first time a staff phone loads them); navigations answer with the cached index.html and
 //               hashed assets come from the cache, so the app starts from the phone with or without a network
 //   images      same-origin pictures: cache first, refreshed in the background (the event pictures of tickets)
 //   /api/       never touched: API answers are personal and are kept by the app itself (src/api/last-known.ts)
@@ -47,7 +48,7 @@ declare const self: {
 export {} // a module, so `self` above is this file's own declaration, not the DOM one (vite.config.ts strips it)
 
 /** Set by vite.config.ts: the build's files (paths from the site root) and a hash of them. */
-declare const BUILD: { version: string; files: string[] }
+declare const BUILD: { version: string; files: string[]; staff?: string[] }
 
 const SHELL = `shell-${BUILD.version}`
 /** Also named in src/pages/logout (logout deletes it: pictures of the student and their tickets). */
@@ -88,12 +89,32 @@ self.addEventListener('fetch', (event) => {
   }
   if (sameOrigin) {
     const shellHit = caches.match(request, { cacheName: SHELL })
-    event.respondWith(shellHit.then((hit) => hit ?? (request.destination === 'image' ? fromImages(request) : fetch(request))))
+    event.respondWith(
+      shellHit.then((hit) => hit ?? (request.destination === 'image' ? fromImages(request) : STAFF.has(url.pathname) ? keptInShell(request) : fetch(request))),
+    )
   }
   // Pictures on other hosts (Google profile photos, event images elsewhere) are left to the browser: this
   // worker runs under the server's CSP, whose connect-src is 'self', so its own fetch of them would be refused
   // and the picture lost even online. Offline they come from the HTTP cache when their host allows it.
 })
+
+/**
+ * The console's and the door's files (scripts/staff-assets.ts) are not precached, so a student's phone never
+ * downloads them; an organiser's or volunteer's phone keeps each in the shell the first time it loads it, so the
+ * door opens again without a network.
+ */
+const STAFF = new Set(BUILD.staff ?? [])
+async function keptInShell(request: Request): Promise<Response> {
+  const response = await fetch(request)
+  if (response.ok) {
+    const copy = response.clone()
+    caches
+      .open(SHELL)
+      .then((cache) => cache.put(request, copy))
+      .catch(() => {})
+  }
+  return response
+}
 
 /** Cache first, then refresh in the background; the network's answer when the picture is not cached yet. */
 async function fromImages(request: Request): Promise<Response> {

@@ -59,11 +59,6 @@ export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember
         { event_id: eventId, team_id: teamId } satisfies Request<'deleteTeam'>,
       ),
     getCouncils: () => post<Answer<'councils'>>('/council/p/get' satisfies PathOf<'councils'>).then((d) => d.councils),
-    /** The secret URL of the student's calendar feed; `rotate` replaces it (the old one stops working). */
-    calendarFeed: (rotate = false) =>
-      post<Answer<'calendarFeed'>>('/user/p/calendar' satisfies PathOf<'calendarFeed'>, { rotate } satisfies Request<'calendarFeed'>).then((d) => d.url),
-    /** The certificate PDF of a completed event the student was checked in at. */
-    certificate: (eventId: number) => client.download(`/event/p/certificate/${eventId}`),
     /** Revokes the refresh-token family; no bearer, no refresh, and it may outlive the page. */
     logout: (refreshToken: string) =>
       post<Answer<'logout'>>('/auth/logout' satisfies PathOf<'logout'>, { refreshToken } satisfies Request<'logout'>, { auth: false, keepalive: true }),

@@ -194,33 +194,8 @@ export function createClient({
     return (outcome as { data: T }).data
   }
 
-  /** A GET whose answer is a file (the certificate PDF): bearer, one refresh on 401, failures as ApiError. */
-  async function download(path: string): Promise<Blob> {
-    const get = async (token: string | null): Promise<Response | ApiError> => {
-      try {
-        return await doFetch(root + path, { method: 'GET', headers: token ? { authorization: `Bearer ${token}` } : {} })
-      } catch {
-        return new ApiError(0, NETWORK_MESSAGE)
-      }
-    }
-    if (refreshing) await refreshing.catch(() => {})
-    let token = storage.getItem(ACCESS_TOKEN)
-    if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
-    let res = await get(token)
-    if (!(res instanceof ApiError) && res.status === 401) {
-      if (storage.getItem(ACCESS_TOKEN) === token) await refresh(token)
-      token = storage.getItem(ACCESS_TOKEN)
-      res = await get(token)
-      if (!(res instanceof ApiError) && res.status === 401) logout()
-    }
-    if (res instanceof ApiError) throw res
-    if (!res.ok) throw fail({ status: res.status, data: await res.json().catch(() => null) })!
-    return res.blob()
-  }
-
   return {
     request,
-    download,
     refresh,
     /** Whether this phone holds a session (either token). */
     hasSession: () => !!(storage.getItem(ACCESS_TOKEN) || storage.getItem(REFRESH_TOKEN)),

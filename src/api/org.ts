@@ -2,33 +2,14 @@
 // only by the console's stores, so none of it reaches a student's first load. The upload (multipart) and the CSV
 // (a file, not JSON) go through `authorizedFetch`: the same bearer and the same one refresh on 401 as the client.
 import type { Answer, PathOf, Request } from '../../contract/api.ts'
-import { ACCESS_TOKEN, ApiError, NETWORK_MESSAGE, type Client } from './client.ts'
+import { ACCESS_TOKEN, type Client } from './client.ts'
+import { authorizedFetcher } from './authorized-fetch.ts'
 import { API_HOST, client as appClient } from './calls.ts'
 
 export function createOrgCalls(client: Pick<Client, 'request' | 'refresh'>, base = API_HOST, getToken = () => localStorage.getItem(ACCESS_TOKEN)) {
   const post = client.request
 
-  /** A fetch with the bearer; a 401 refreshes once (shared with every other call) and tries again. */
-  async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
-    const send = () => {
-      const headers = new Headers(init.headers)
-      const token = getToken()
-      if (token) headers.set('authorization', `Bearer ${token}`)
-      return fetch(`${base}/api/v1${path}`, { ...init, headers }).catch(() => {
-        throw new ApiError(0, NETWORK_MESSAGE)
-      })
-    }
-    let res = await send()
-    if (res.status === 401) {
-      await client.refresh(getToken())
-      res = await send()
-    }
-    if (!res.ok) {
-      const data = await res.json().catch(() => null)
-      throw new ApiError(res.status, typeof data?.message === 'string' ? data.message : `The server answered ${res.status}. Please try again.`)
-    }
-    return res
-  }
+  const authorizedFetch = authorizedFetcher(client, base, getToken)
 
   return {
     events: () => post<Answer<'orgEvents'>>('/org/p/events' satisfies PathOf<'orgEvents'>, {}).then((d) => d.events),

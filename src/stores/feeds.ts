@@ -2,7 +2,7 @@
 // The link is fetched when Profile asks for it, never on start; a certificate is fetched with the bearer token
 // (a plain link cannot carry it) and handed to the screen as a file to save.
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
-import { api, type Api } from '../api/calls.ts'
+import { feedsApi, type FeedsApi } from '../api/feeds-calls.ts'
 
 export interface CalendarLinks {
   /** Subscribes in the phone's calendar app (iOS, macOS, most Android calendar apps). */
@@ -14,7 +14,7 @@ export interface CalendarLinks {
 /** The feed's two addresses: webcal:// opens the calendar app, https:// is for pasting. */
 export const linksOf = (url: string): CalendarLinks => ({ https: url, webcal: url.replace(/^https?:\/\//, 'webcal://') })
 
-export const FeedsModel = createModel((deps: { calendarFeed: Api['calendarFeed']; certificate: Api['certificate'] }) => {
+export const FeedsModel = createModel((deps: FeedsApi) => {
   const links = signal<CalendarLinks | null>(null)
   const busy = signal(false)
   const error = signal<string | null>(null)
@@ -44,4 +44,4 @@ export const FeedsModel = createModel((deps: { calendarFeed: Api['calendarFeed']
   }
 })
 
-export const feeds = new FeedsModel({ calendarFeed: api.calendarFeed, certificate: api.certificate })
+export const feeds = new FeedsModel(feedsApi)

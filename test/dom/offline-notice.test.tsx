@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OfflineNotice } from '../../src/components/offline-notice/index.tsx'
 import { session } from '../../src/stores/session.ts'
 import { events } from '../../src/stores/events.ts'
+
+/** Home keeps its narrowed list (issue 15: {scope: 'home'}) under a key of its own. */
+const HOME_EVENTS_KEY = `lastKnown:events:${JSON.stringify({ scope: 'home' })}`
 import { cleanup, fakeServer, mount, student, waitFor } from './session-fakes.ts'
 
 const NOTICE = 'You are offline. Showing what was last loaded.'
@@ -29,7 +32,7 @@ describe('offline notice', () => {
     localStorage.setItem('accessToken', 'acc-1')
     localStorage.setItem('refreshToken', 'ref-1')
     localStorage.setItem('lastKnown:me', JSON.stringify(student({ name: 'Kept Name' })))
-    localStorage.setItem('lastKnown:events', JSON.stringify({ TICKET_OPEN: [GARBA] }))
+    localStorage.setItem(HOME_EVENTS_KEY, JSON.stringify({ TICKET_OPEN: [GARBA] }))
     noNetwork()
     const view = mount(<OfflineNotice />)
     expect(view.textContent).toBe('')
@@ -49,7 +52,7 @@ describe('offline notice', () => {
     expect(api.calls('/event/p/get')).toHaveLength(1)
     expect(events.all.value.map((e) => e.name)).toEqual(['Garba Night (live)'])
     // The fresh answer is the one kept now.
-    expect(JSON.parse(localStorage.getItem('lastKnown:events')!)).toEqual({ ONGOING: [{ ...GARBA, name: 'Garba Night (live)' }] })
+    expect(JSON.parse(localStorage.getItem(HOME_EVENTS_KEY)!)).toEqual({ ONGOING: [{ ...GARBA, name: 'Garba Night (live)' }] })
   })
 
   it('no network and nothing kept: the account error, no notice of stale data', async () => {

@@ -479,6 +479,8 @@ describe('event calls', () => {
         id: expect.any(Number),
         ticket_collected: false,
         team: null,
+        // Part 2 (issue 13): when the door checked the student in, for the certificate in My Events.
+        checked_in_at: null,
         event: expect.objectContaining({ id: ids['fest-b'], parent_id: ids.fest, children: [], Participant: { ticket_collected: false, team: null } }),
       })
       expect(list[0].event).not.toHaveProperty('long_description')

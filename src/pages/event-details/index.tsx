@@ -9,8 +9,7 @@ import { RatingPopup } from '../../components/rating-popup/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { calendarLinks } from '../../lib/calendar-link.ts'
-import { CertificateButton } from '../../components/certificate-button/index.tsx'
-import { feeds } from '../../stores/feeds.ts'
+import type { Certificate as CertificateLink } from './certificate.tsx'
 import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate, formatTime } from '../../lib/dates.ts'
 import { formatFee } from '../../lib/money.ts'
@@ -53,6 +52,15 @@ function WaitlistSlot({ event }: { event: EventDetail }) {
     if (wanted && !Loaded) import('./waitlist.tsx').then((m) => setLoaded(() => m.WaitlistPanel)).catch((err) => console.error('waitlist chunk failed', err))
   }, [wanted, Loaded])
   return wanted && Loaded ? <Loaded event={event} /> : null
+}
+
+/** The certificate button, fetched as a chunk of its own only when it shows. */
+function CertificateSlot({ eventId }: { eventId: number }) {
+  const [Loaded, setLoaded] = useState<typeof CertificateLink | null>(null)
+  useEffect(() => {
+    if (!Loaded) import('./certificate.tsx').then((m) => setLoaded(() => m.Certificate)).catch((err) => console.error('certificate chunk failed', err))
+  }, [Loaded])
+  return Loaded ? <Loaded eventId={eventId} /> : null
 }
 
 export default function EventDetails() {
@@ -223,11 +231,7 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
-      {certified && (
-        <p>
-          <CertificateButton download={() => feeds.certificate(event.id)} filename={`certificate-${event.id}.pdf`} />
-        </p>
-      )}
+      {certified && <CertificateSlot eventId={event.id} />}
       <ChildList parent={event} />
       <div class={s.bar}>
         {bottom}
