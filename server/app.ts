@@ -79,7 +79,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Masking of tokens and phone numbers is part of every logger this app gets (plugins/logging.ts).
     logger: logger === false ? false : loggerOptions(typeof logger === 'object' ? (logger as Record<string, unknown>) : {}),
     bodyLimit: BODY_LIMIT,
-    requestTimeout: 30_000,
+    // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off.
+    requestTimeout: 10_000,
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     // Off unless TRUST_PROXY names the proxies (server/config.ts): otherwise any client could choose the address

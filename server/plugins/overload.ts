@@ -60,7 +60,7 @@ export const overload = fp(
     if (maxQueueDelayMs > 0) {
       queueSampler = setInterval(() => {
         if (shortestMs !== Number.POSITIVE_INFINITY) queueDelayMs = shortestMs
-        else if (inFlight >= QUEUE_MIN) queueDelayMs = Date.now() - (arrivals.values().next().value ?? Date.now())
+        else if (arrivals.size >= QUEUE_MIN) queueDelayMs = Date.now() - (arrivals.values().next().value ?? Date.now())
         else queueDelayMs = 0
         shortestMs = Number.POSITIVE_INFINITY
       }, options.queueIntervalMs ?? 100)
@@ -98,20 +98,24 @@ export const overload = fp(
       }
       inFlight += 1
       // 'close' fires once whether the answer was sent or the client went away, so the count cannot leak.
-      if (maxQueueDelayMs > 0) {
+      reply.raw.once('close', () => (inFlight -= 1))
+    })
+
+    // The queue is timed from when a request's body has arrived (issue 10: slow bodies): a client trickling a
+    // body one byte at a time waits on itself, not on this instance, so hundreds of them never make the health
+    // check or a student's call look queued. Node's requestTimeout (server/app.ts) bounds how long a body may take.
+    if (maxQueueDelayMs > 0) {
+      app.addHook('preHandler', async (request, reply) => {
         const key = reply.raw
         const arrived = Date.now()
         arrivals.set(key, arrived)
         key.once('close', () => {
-          inFlight -= 1
           arrivals.delete(key)
           const took = Date.now() - arrived
           if (took < shortestMs) shortestMs = took
         })
-      } else {
-        reply.raw.once('close', () => (inFlight -= 1))
-      }
-    })
+      })
+    }
 
     app.addHook('onClose', async () => {
       if (sampler) clearInterval(sampler)

@@ -141,10 +141,10 @@ describe('body size and timeouts', () => {
   })
 
   it('request, connection and keep-alive timeouts are set on the HTTP server', () => {
-    expect((t.app.initialConfig as { requestTimeout?: number }).requestTimeout).toBe(30_000)
+    expect((t.app.initialConfig as { requestTimeout?: number }).requestTimeout).toBe(10_000)
     expect(t.app.initialConfig.connectionTimeout).toBe(30_000)
     expect(t.app.initialConfig.keepAliveTimeout).toBe(10_000)
-    expect(t.app.server.requestTimeout).toBe(30_000)
+    expect(t.app.server.requestTimeout).toBe(10_000)
     expect(t.app.server.keepAliveTimeout).toBe(10_000)
   })
 })

@@ -3,6 +3,7 @@
 // instance takes requests again.
 import { connect } from 'node:net'
 import { PassThrough } from 'node:stream'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HEALTH_PATH } from '../../server/routes/server.ts'
 import { testApp, type TestApp } from './helpers.ts'
@@ -49,18 +50,29 @@ describe('overload', () => {
       // Many requests answered quickly: no queue, whatever their number.
       const burst = await Promise.all(Array.from({ length: 200 }, get))
       expect(burst.filter((r) => r.statusCode !== 200)).toEqual([])
-      // Twenty requests whose bodies keep arriving: a queue that waits longer than 200 ms.
-      const bodies = Array.from({ length: 20 }, () => new PassThrough())
-      const held = bodies.map((body) =>
-        queued.app.inject({ method: 'POST', url: '/api/v1/event/p/claim-ticket', headers: { ...auth, 'content-type': 'application/json' }, payload: body }),
-      )
-      for (const b of bodies) b.write('{"event_id":')
+      // Twenty requests whose bodies have arrived, waiting on a database held by a transaction: a queue that waits
+      // longer than 200 ms. (Requests whose bodies are still arriving are not a queue: test/server/slow-bodies.test.ts.)
+      let release!: () => void
+      const releasing = new Promise<void>((r) => (release = r))
+      const holding = queued.database.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT 1`)
+        await releasing
+      })
+      const claim = () =>
+        queued.app.inject({
+          method: 'POST',
+          url: '/api/v1/event/p/claim-ticket',
+          headers: { ...auth, 'content-type': 'application/json' },
+          payload: '{"event_id":999999}',
+        })
+      const held = Array.from({ length: 20 }, claim)
       await new Promise((r) => setTimeout(r, 400))
       const shed = await get()
       expect(shed.statusCode).toBe(503)
       expect(shed.headers['retry-after']).toBe('2')
       expect(shed.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
-      for (const b of bodies) b.end('999999}')
+      release()
+      await holding
       expect((await Promise.all(held)).map((r) => r.statusCode)).toEqual(Array(20).fill(404)) // the queue is served
       await new Promise((r) => setTimeout(r, 200)) // an interval with nothing waiting
       expect((await get()).statusCode).toBe(200)

@@ -1,0 +1,64 @@
+// Issue 10 item 2, "slow bodies cannot take an instance down": hundreds of connections, none signed in, each
+// declaring a body and sending it one byte at a time, used to fill the instance's queue so that every request,
+// the health check too, answered 503. A body is timed only once it has arrived (server/plugins/overload.ts), and a
+// request must arrive whole within the request timeout (server/app.ts), so the health check and a signed-in
+// student's calls keep answering during such an attack. On loopback, against a listening server, bounded in time.
+import { connect, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HEALTH_PATH } from '../../server/routes/server.ts'
+import { testApp, type TestApp } from './helpers.ts'
+
+const SLOW_CONNECTIONS = 200
+
+describe('slow bodies', () => {
+  let t: TestApp
+  let base: string
+  const sockets: Socket[] = []
+  let drip: NodeJS.Timeout | undefined
+
+  beforeAll(async () => {
+    // The production shedding (queue delay), tightened so that a queue would show within a fraction of a second.
+    t = await testApp({
+      app: { overload: { maxInFlight: 1_000_000, maxQueueDelayMs: 200, queueIntervalMs: 50, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } },
+    })
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = t.app.server.address() as { port: number }
+    base = `http://127.0.0.1:${port}`
+  }, 60_000)
+  afterAll(async () => {
+    if (drip) clearInterval(drip)
+    for (const s of sockets) s.destroy()
+    await t.close()
+  })
+
+  it(`${SLOW_CONNECTIONS} connections trickling bodies: the health check and a student's calls keep answering 200`, async () => {
+    const { auth } = await t.student()
+    const { port } = t.app.server.address() as { port: number }
+    for (let i = 0; i < SLOW_CONNECTIONS; i++) {
+      const socket = connect({ port, host: '127.0.0.1' })
+      socket.on('error', () => {})
+      sockets.push(socket)
+      socket.write(`POST /api/v1/auth/refresh-token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"refreshToken":"`)
+    }
+    drip = setInterval(() => {
+      for (const s of sockets) if (!s.destroyed) s.write('a')
+    }, 250)
+    // Let the attack settle past several queue intervals before asking anything.
+    await new Promise((r) => setTimeout(r, 1000))
+
+    const statuses: number[] = []
+    for (let round = 0; round < 10; round++) {
+      const health = await fetch(base + HEALTH_PATH)
+      const councils = await fetch(`${base}/api/v1/council/p/get`, { method: 'POST', headers: auth })
+      statuses.push(health.status, councils.status)
+      await new Promise((r) => setTimeout(r, 150))
+    }
+    expect(statuses).toEqual(Array(20).fill(200))
+    // The trickling requests are still held open (the attack was real for the whole check).
+    expect(sockets.filter((s) => !s.destroyed).length).toBeGreaterThan(SLOW_CONNECTIONS / 2)
+  }, 30_000)
+
+  it('a body that does not arrive within the request timeout is cut off', () => {
+    expect(t.app.server.requestTimeout).toBe(10_000)
+  })
+})
