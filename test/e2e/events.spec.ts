@@ -223,7 +223,7 @@ test('register while registration is open, RSVP once tickets open, and the ticke
   await page.getByRole('button', { name: 'RSVP for this event' }).click()
   await expect(page.getByRole('button', { name: 'RSVPing' })).toBeDisabled()
   await expect(page.getByRole('link', { name: 'View Ticket' })).toBeVisible({ timeout: 15_000 })
-  await expect(page.getByText('Ticket collected!', { exact: true })).toBeVisible()
+  await expect(page.getByText('Ticket claimed!', { exact: true })).toBeVisible()
   await page.unroute('**/api/v1/event/p/claim-ticket')
 
   const participant = (await mustCall(server.url, asha.accessToken, `/event/p/get/${workshopId}`)).event.Participant

@@ -233,10 +233,10 @@ export default function EventDetails() {
       </section>
       {certified && <CertificateSlot eventId={event.id} />}
       <ChildList parent={event} />
-      <div class={s.bar}>
-        {bottom}
-        {!eventDetail.pending.value && <WaitlistSlot event={event} />}
-      </div>
+      {/* In the page, not in the fixed bar: its dialog must open above the navigation, and the bar stays one
+          button high so the toasts above it keep clear of it (issue 14 item 2). */}
+      {!eventDetail.pending.value && <WaitlistSlot event={event} />}
+      <div class={s.bar}>{bottom}</div>
       {rating && (
         <RatingPopup
           feedback={feedbackFor(event)}
