@@ -22,8 +22,11 @@ type Teamlet = { id: number; name: string }
 
 const organizerColumns = { id: councils.id, name: councils.name, photo_url: councils.photoUrl }
 
-/** Every wire field of an event except the caller's participation. */
-function eventFields(e: PublishedRow, organizer: Organizer, children: { id: number }[]) {
+/**
+ * Every wire field of an event except the caller's participation; its state's type is the row's (a student's
+ * read passes a PublishedRow; the console's, in org.ts, any row, drafts included).
+ */
+export function eventFields<R extends EventRow>(e: R, organizer: Organizer, children: { id: number }[]) {
   return {
     id: e.id,
     name: e.name,
@@ -36,7 +39,7 @@ function eventFields(e: PublishedRow, organizer: Organizer, children: { id: numb
     organizer,
     parent_id: e.parentId,
     children,
-    state: e.state,
+    state: e.state as R['state'],
     fee: e.fee,
     ma_ppt: e.maPpt,
     min_ppt: e.minPpt,
@@ -51,7 +54,7 @@ function eventFields(e: PublishedRow, organizer: Organizer, children: { id: numb
   }
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null)
+export const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
 /** The event's schedule on the wire (API.md Part 2): each step's time, or null. */
 export function scheduleOf(e: EventRow): Schedule {

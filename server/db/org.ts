@@ -9,7 +9,7 @@ import type { Council, OrgEvent, OrgPerson, ParticipantRow, Question } from '../
 import type { AuditEntry as AuditEntryWire } from '../../contract/types.ts'
 import type { ScheduleKey } from '../../contract/org.ts'
 import { recordAudit } from './audit.ts'
-import { scheduleOf } from './events.ts'
+import { eventFields, iso } from './events.ts'
 import type { Db } from './index.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } from './outcomes.ts'
@@ -62,37 +62,14 @@ const SCHEDULE_COLUMNS = {
   ends_at: 'endsAt',
 } as const satisfies Record<ScheduleKey, keyof EventRow>
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null)
-
 const councilColumns = { id: councils.id, name: councils.name, photo_url: councils.photoUrl, phone_number: councils.phoneNumber, email: councils.email }
 
 /** The event's fields on the wire, as the console sees them (the audit log's before and after too). */
 function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url: string | null }, children: { id: number }[]) {
   return {
-    id: e.id,
-    name: e.name,
-    description: e.description,
-    long_description: e.longDescription,
-    event_page_image_url: e.eventPageImageUrl,
-    banner_url: e.bannerUrl,
-    dates: e.dates,
-    venue: e.venue,
-    tags: e.tags,
-    organizer,
-    parent_id: e.parentId,
-    children,
+    ...eventFields(e, organizer, children),
     state: e.state as AnyEventState,
-    fee: e.fee,
-    ma_ppt: e.maPpt,
-    min_ppt: e.minPpt,
-    registration_type: e.registrationType,
-    external_registration_link: e.externalRegistrationLink,
-    start_in_event_activity: e.startInEventActivity,
-    in_event_activity: e.inEventActivity,
-    is_ticket_feature_enabled: e.isTicketFeatureEnabled,
-    ticket_count: e.ticketCount,
-    tickets_sold: e.ticketsSold,
-    schedule: scheduleOf(e),
+    long_description: e.longDescription,
     questions: e.questions as Question[],
   }
 }
