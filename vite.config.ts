@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { defineConfig, transformWithOxc, type Plugin } from 'vite'
 import preact from '@preact/preset-vite'
+import { Features } from 'lightningcss'
 import { staffAssets } from './scripts/staff-assets.ts'
 
 /**
@@ -65,8 +66,9 @@ function startChunkGraph(): Plugin {
 
 /**
  * The start chunk's modules, from the import graph: the static closure of src/main.tsx, plus the modules of the
- * home screen's static closure that reach no CSS (its pure helpers: dates, links, sections), but not the home
- * screen itself, which index.html preloads as a chunk of its own with its CSS.
+ * home screen's static closure that reach no CSS: today all of it, the home screen included (its sections and
+ * cards are styled by the critical CSS), so the first screen of `/` is one script. A module of it that imported
+ * a stylesheet would stay out, in a chunk of its own that index.html preloads with its CSS (bootScript).
  */
 function startModules(ctx: GraphContext): Set<string> {
   if (start) return start
@@ -75,7 +77,7 @@ function startModules(ctx: GraphContext): Set<string> {
   const home = root + HOME
   const modules = new Set([...staticClosure(ctx, main)].filter((id) => !isCss(id)))
   for (const id of staticClosure(ctx, home)) {
-    if (id !== home && ![...staticClosure(ctx, id)].some(isCss)) modules.add(id)
+    if (![...staticClosure(ctx, id)].some(isCss)) modules.add(id)
   }
   start = modules
   return modules
@@ -113,6 +115,73 @@ function bootScript(): Plugin {
         return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
       },
     },
+  }
+}
+
+/**
+ * Vite's helper for lazy imports (`__vitePreload`), cut down to what this build asks of it. With
+ * `modulePreload: false` a lazy route's only dependencies are its stylesheets, so the helper is: add each one
+ * once as a <link rel=stylesheet> and wait for it, then import the chunk; a stylesheet that fails rejects, which
+ * the route table (src/routes.ts) turns into its "could not be loaded" screen. Vite's own (~0.8 KB brotli of the
+ * start chunk) also handles JS preloads, CSP nonces, relative bases and a `vite:preloadError` event, none of which
+ * this app uses.
+ */
+function lightPreloadHelper(): Plugin {
+  let base = '/'
+  return {
+    name: 'light-preload-helper',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base
+    },
+    load: {
+      filter: { id: /^\0vite\/preload-helper\.js$/ },
+      handler() {
+        return `const seen = {};
+export const __vitePreload = (load, deps) =>
+  Promise.all((deps || []).map((dep) => (seen[dep] ??= new Promise((resolve, reject) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.crossOrigin = '';
+    link.href = ${JSON.stringify(base)} + dep;
+    link.onload = resolve;
+    link.onerror = () => {
+      delete seen[dep];
+      reject(new Error('Unable to load ' + link.href));
+    };
+    document.head.appendChild(link);
+  })))).then(load);
+`
+      },
+    },
+  }
+}
+
+/**
+ * JSX compiled to Preact's h() (the classic runtime) instead of preact/jsx-runtime's jsx(): h() is in Preact's core
+ * anyway, so the start chunk drops the runtime module, and `h(tag, props, ...children)` is shorter than
+ * `jsx(tag, {...props, children: [...]})` at every element (issue 15: ~0.13 KB of the first load). The import is
+ * added to .tsx files only (src/boot.ts must import nothing). vitest.config.ts uses it too, so tests run the same code.
+ */
+export function classicJsx(): Plugin {
+  return {
+    name: 'classic-jsx',
+    enforce: 'pre',
+    // development: false: no __self/__source props (dev builds and tests), which the router's matching would stringify.
+    config: () => ({ oxc: { jsx: { runtime: 'classic', pragma: 'jsxH', pragmaFrag: 'JsxFragment', development: false } } }),
+    transform: {
+      filter: { id: /\.tsx$/ },
+      handler: (code) => ({ code: `import { h as jsxH, Fragment as JsxFragment } from 'preact';${code}`, map: null }),
+    },
+  }
+}
+
+/** index.html without its indentation: the first load counts every byte (issue 15), and none of it shows. */
+function compactHtml(): Plugin {
+  return {
+    name: 'compact-html',
+    apply: 'build',
+    transformIndexHtml: { order: 'post', handler: (html) => html.replace(/\n\s+/g, '\n') },
   }
 }
 
@@ -178,7 +247,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [preact(), startChunkGraph(), inlineCriticalCss(), bootScript(), serviceWorker(), precompress()],
+  plugins: [preact(), classicJsx(), lightPreloadHelper(), startChunkGraph(), inlineCriticalCss(), bootScript(), compactHtml(), serviceWorker(), precompress()],
   build: {
     // ES2022: class fields and the rest run natively on every phone browser of the last four years; es2020
     // added defineProperty helpers to the first load.
@@ -193,6 +262,14 @@ export default defineConfig({
     rolldownOptions: {
       input: { index: 'index.html', boot: BOOT },
       output: {
+        // Six characters of content hash (36 bits) instead of eight: plenty to tell a file's versions apart, and the
+        // start chunk names every lazy chunk and stylesheet by its hash (~0.05 KB of the first load, issue 15).
+        // Lazy chunks and stylesheets go by their hash alone ('c-' and 's-'): the start chunk names every one of them,
+        // and their module names cost ~0.15 KB of the 18,000 B first load (issue 15). `npm run budget` still lists
+        // each by its source (dist/.vite/manifest.json); the start chunk and the entries keep their names.
+        entryFileNames: 'assets/[name]-[hash:6].js',
+        chunkFileNames: (chunk) => (chunk.name === 'start' ? 'assets/start-[hash:6].js' : 'assets/c-[hash:6].js'),
+        assetFileNames: (asset) => (asset.names.some((n) => n.endsWith('.css')) ? 'assets/s-[hash:6][extname]' : 'assets/[name]-[hash:6][extname]'),
         codeSplitting: {
           // Only the modules named below: a group that pulled in their imports too would drag the stores into home.
           includeDependenciesRecursively: false,
@@ -208,5 +285,8 @@ export default defineConfig({
       },
     },
   },
+  // No CSS of the app uses light-dark(): without this, the minifier adds --lightningcss-light/-dark variables for
+  // it to every `color-scheme`, on the first load too (index.html's critical CSS).
+  css: { lightningcss: { exclude: Features.LightDark } },
   server: { proxy: { '/api': 'http://localhost:3000' } },
 })

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import preact from '@preact/preset-vite'
+import { classicJsx } from './vite.config.ts'
 
 export default defineConfig({
   test: {
@@ -8,7 +9,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       {
-        plugins: [preact()],
+        plugins: [preact(), classicJsx()],
         test: { name: 'dom', include: ['test/dom/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
       },
       {

@@ -11,7 +11,7 @@ import { MESSAGES } from './messages.ts'
 import { createTeamForm, joinTeamForm, onboardingFields, branchFitsYear } from './schemas.ts'
 import { ALWAYS, bearer, doc, fields, html, isFields, MAX_ID, message, missing, noFields, ok, positiveId, redirect, refusals, type CallSpec } from './define.ts'
 import { council, eventDetail, eventsByState, myEvent, team, user } from './entities.ts'
-import { answersField, ORG_CALLS } from './org.ts'
+import { ANSWERS_BODY_LIMIT, answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
 
@@ -218,6 +218,7 @@ export const STUDENT_CALLS = {
     tag: 'events',
     summary: 'Registers the caller for an individual event open for registration, with the answers to its questions.',
     body: fields({ ...eventRef, answers: answersField }),
+    bodyLimit: ANSWERS_BODY_LIMIT,
     answers: { 200: ok({ message }), ...bearer(403, 404, 409) },
   },
   claimTicket: {
@@ -245,6 +246,7 @@ export const STUDENT_CALLS = {
     tag: 'teams',
     summary: 'Creates a team for a team event open for registration; the caller leads it.',
     body: fields(createTeamBody),
+    bodyLimit: ANSWERS_BODY_LIMIT,
     answers: { 200: ok({ message, team }), ...bearer(403, 404, 409) },
   },
   joinTeam: {
@@ -254,6 +256,7 @@ export const STUDENT_CALLS = {
     tag: 'teams',
     summary: 'Joins a team by its invite code; wrong codes are limited per student.',
     body: fields(joinTeamBody),
+    bodyLimit: ANSWERS_BODY_LIMIT,
     answers: { 200: ok({ message, team }), ...bearer(403, 404, 409) },
   },
   removeFromTeam: {

@@ -100,7 +100,12 @@ export interface CallSpec {
   body?: z.core.$ZodType
   /** By status: a schema for JSON answers, or a description (with its content) for redirects and pages. */
   answers: Record<number, z.core.$ZodType | { description: string; content: Record<string, { schema: z.core.$ZodType }> }>
+  /** Bytes of body the call takes when its fields' own limits allow more than the server's 16 KB (else 413). */
+  bodyLimit?: number
 }
 
 /** Answers of a bearer call: the refusals common to every call, 401, and the call's own. */
 export const bearer = (...statuses: number[]) => refusals(...ALWAYS, 401, ...statuses)
+
+/** Whether an instant (ms since 1970) lies in the years 1 to 9999 UTC: what a database timestamp here can hold. */
+export const inTimestampRange = (ms: number) => ms >= -62_135_596_800_000 && ms < 253_402_300_800_000

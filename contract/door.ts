@@ -1,7 +1,7 @@
 // The calls of the door (API.md Part 2 "At the door"), declared the way contract/api.ts declares Part 1 (docs/architecture.md): built from
 // define.ts and entities.ts only (never from api.ts, which joins this file into CALLS).
 import * as z from 'zod/mini'
-import { apiError, bearer, doc, fields, missing, ok, positiveId, url, type CallSpec } from './define.ts'
+import { apiError, bearer, doc, fields, inTimestampRange, missing, ok, positiveId, url, type CallSpec } from './define.ts'
 import { teamlet } from './entities.ts'
 
 /** The event states in which the door checks tickets (API.md Part 2). */
@@ -43,7 +43,7 @@ export const scannedAt = doc(
     z.string({ error: required('scanned_at', 'must be a date-time') }),
     z.transform((s, ctx) => {
       const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) ? Date.parse(s) : Number.NaN
-      if (Number.isNaN(ms)) {
+      if (!inTimestampRange(ms)) {
         ctx.issues.push({ code: 'custom', input: s, message: 'scanned_at must be an ISO date-time with offset' })
         return z.NEVER
       }
@@ -122,7 +122,7 @@ export const DOOR_CALLS = {
     tag: 'door',
     summary: 'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read.',
     body: fields(eventRef),
-    answers: { 200: ok({ tickets: z.array(doorTicket), as_of: z.string() }), ...bearer(403, 404, 409) },
+    answers: { 200: ok({ tickets: z.array(doorTicket), as_of: z.string() }), ...bearer(403, 404) },
   },
   checkIn: {
     method: 'POST',
@@ -135,7 +135,7 @@ export const DOOR_CALLS = {
       200: checkedIn,
       ...bearer(403),
       404: refusal('UNKNOWN_TICKET: no ticket of this event has this code; or the event does not exist.', z.union([unknownTicket, apiError])),
-      409: refusal('ALREADY_CHECKED_IN (when and at which gate); or the event is not in a door state.', z.union([alreadyCheckedIn, apiError])),
+      409: refusal('ALREADY_CHECKED_IN (when and at which gate); or the scan_id was already used for another ticket.', z.union([alreadyCheckedIn, apiError])),
     },
   },
   undoCheckIn: {

@@ -12,35 +12,31 @@
 //   (or the schedule).
 import * as z from 'zod/mini'
 import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
-import { bearer, type CallSpec, doc, fields, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
+import { bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
 import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
 import { isHttpUrl } from './questions.ts'
 
 export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
+import { EVENT_LIMITS } from './limits.ts'
+
+/**
+ * The body those calls take: twenty LONG_TEXT answers of 2,000 characters, 3 bytes each in UTF-8 (Devanagari),
+ * are 120 KB, beyond the server's 16 KB for other calls.
+ */
+export const ANSWERS_BODY_LIMIT = 160 * 1024
+
+/**
+ * The body /org/p/event/save takes: a long_description of 20,000 characters and twenty questions of fifty options
+ * of 200 characters, 3 bytes each in UTF-8, are about 700 KB.
+ */
+export const EVENT_SAVE_BODY_LIMIT = 1024 * 1024
 
 /** The registration answers a student sends with register-for-event, create-team/ and join-team/, by question id. */
 export const answersField = z.optional(z.nullable(z.record(z.string(), z.unknown(), { error: 'answers must be an object of answers by question id' })))
 
-// ---- Limits of an event's fields (the console's forms show them) ----
+// ---- Limits of an event's fields: contract/limits.ts (no zod there: the console's forms import them) ----
 
-export const EVENT_LIMITS = {
-  name: 120,
-  description: 500,
-  long_description: 20_000,
-  venue: 200,
-  url: 2_000,
-  dates: 30,
-  tags: 20,
-  tag: 40,
-  fee: 1_000_000,
-  ppt: 100,
-  ticket_count: 1_000_000,
-  questions: 20,
-  question_label: 200,
-  options: 50,
-  option: 200,
-  question_id: 40,
-} as const
+export { EVENT_LIMITS } from './limits.ts'
 
 /** The steps of a schedule in the order they happen, with the state each starts. */
 export const SCHEDULE_STEPS = [
@@ -56,8 +52,8 @@ export type ScheduleKey = (typeof SCHEDULE_STEPS)[number][0]
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i
 
-/** Whether a string is an ISO-8601 date-time with an offset (or Z) naming a real instant. */
-export const isIsoDateTime = (s: string) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s))
+/** Whether a string is an ISO-8601 date-time with an offset (or Z) naming a real instant in the years 1 to 9999. */
+export const isIsoDateTime = (s: string) => ISO_DATE_TIME.test(s) && inTimestampRange(Date.parse(s))
 
 /** An image address: an absolute http(s) URL or one of this server's uploads (`/uploads/...`). */
 export const isImageUrl = (s: string) => isHttpUrl(s) || /^\/uploads\/[A-Za-z0-9._-]+$/.test(s)
@@ -362,6 +358,7 @@ export const ORG_CALLS = {
     tag: 'organiser',
     summary: 'Creates (no id; starts as DRAFT) or updates (id; only the fields sent) an event of a council the caller manages.',
     body: fields(eventInputShape),
+    bodyLimit: EVENT_SAVE_BODY_LIMIT,
     answers: { 200: ok({ event: orgEvent }), ...bearer(403, 404, 409) },
   },
   orgEventState: {

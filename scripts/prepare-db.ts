@@ -1,6 +1,6 @@
 // Builds the prepared initial embedded database (issue 15 item 6), run by `npm run build:server`: a PGlite
 // database with every migration applied, dumped as build/server/db/initial-pglite.tar.gz. A first start on a
-// new data folder loads it (server/db/index.ts) instead of initialising and migrating, so the first answer
+// new data folder unpacks it (server/db/index.ts) instead of initialising and migrating, so the first answer
 // comes in a fraction of the time and memory. No demo data inside: the demo is placed around the day it starts.
 import { writeFileSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'

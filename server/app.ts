@@ -12,7 +12,7 @@ import { auth } from './plugins/auth.ts'
 import { corsForApp } from './plugins/cors.ts'
 import { errors, frameworkErrors } from './plugins/errors.ts'
 import { input } from './plugins/input.ts'
-import { loggerOptions, refusalLog } from './plugins/logging.ts'
+import { answerMessages, loggerOptions, RequestLog, requestChildLogger } from './plugins/logging.ts'
 import { overload, OVERLOAD, type OverloadOptions } from './plugins/overload.ts'
 import { rateLimit, RATE_LIMITS, type RateLimits } from './plugins/rate-limit.ts'
 import { redis, type Redis } from './plugins/redis.ts'
@@ -78,6 +78,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Masking of tokens and phone numbers is part of every logger this app gets (plugins/logging.ts).
     logger: logger === false ? false : loggerOptions(typeof logger === 'object' ? (logger as Record<string, unknown>) : {}),
+    // Fastify's "incoming request" and "request completed" lines for every request are replaced by RequestLog
+    // (plugins/logging.ts): one line for the requests worth one, none for a rush's 2xx and 409 at info.
+    logController: new RequestLog(),
+    // Each request's child logger is made at its first line, not for every request (plugins/logging.ts).
+    childLoggerFactory: logger === false ? undefined : requestChildLogger,
     bodyLimit: BODY_LIMIT,
     // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off.
     requestTimeout: 10_000,
@@ -105,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Order matters: the overload check is the first hook of every request, so a refusal costs nothing.
   await app.register(overload, { ...OVERLOAD, ...(config.maxInFlight ? { maxInFlight: config.maxInFlight } : {}), ...options.overload })
   await app.register(errors)
-  await app.register(refusalLog)
+  await app.register(answerMessages)
   await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
   await app.register(input)
   await app.register(redis, { url: config.redisUrl, client: options.redis, prefix: options.redisPrefix })
@@ -115,8 +120,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
   await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
-  // Signs cookies (the sign-in state) and is never the JWT secret itself.
-  await app.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
   await app.register(openApi)
 
@@ -127,7 +130,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(corsForApp, { appUrl: config.appUrl })
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
       await api.register(serverRoutes)
-      await api.register(authRoutes, { config })
+      // Cookies (the signed sign-in state) exist on the sign-in routes only: no other call reads or sets one, so
+      // the cookie plugin's two hooks run there and nowhere else (issue 15: nothing on a claim's path but the claim).
+      // Its secret signs cookies and is never the JWT secret itself.
+      await api.register(async (signIn) => {
+        await signIn.register(cookie, { secret: createHash('sha256').update('cookie:').update(secret).digest('base64url') })
+        await signIn.register(authRoutes, { config })
+      })
       await api.register(publicFeedRoutes, { config, secret })
       // Every /p/ call: the bearer check, registered once for all of them.
       await api.register(async (signedIn) => {

@@ -55,12 +55,21 @@ const SHELL = `shell-${BUILD.version}`
 const IMAGES = 'images'
 const IMAGE_LIMIT = 80
 
+/**
+ * Hashed build files (`/assets/name-<hash>.js`): a new version has new names, and the server sends them
+ * `immutable` (server/plugins/static.ts), so the copy in the HTTP cache is this build's. Issue 15: each byte
+ * fetched once.
+ */
+const isHashed = (url: string) => /^\/assets\/.+-[\w-]{6}\.\w+$/.test(url)
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(SHELL)
-      // `reload`: the shell must be this build's files, not an HTTP-cached index.html of the previous one.
-      .then((cache) => cache.addAll(['/', ...BUILD.files].map((url) => new Request(url, { cache: 'reload' }))))
+      // Hashed files from the HTTP cache when it has them (the first visit has just downloaded those of the first
+      // screen): fetching them again would download the first load twice. What is not hashed ('/', the manifest,
+      // the icons) with `reload`: the shell must be this build's, not an HTTP-cached index.html of the previous one.
+      .then((cache) => cache.addAll(['/', ...BUILD.files].map((url) => new Request(url, { cache: isHashed(url) ? 'default' : 'reload' }))))
       .then(() => self.skipWaiting()),
   )
 })
@@ -165,7 +174,9 @@ self.addEventListener('notificationclick', (event) => {
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
       const open = windows.find((w) => new URL(w.url).origin === self.location.origin)
       if (open) {
-        await open.focus()
+        // The browser allows focus() only for a moment after the tap (and not at all to a worker it did not
+        // wake for a tap): a refused focus must not lose the navigation to the event.
+        await open.focus().catch(() => undefined)
         if (open.url !== target) await open.navigate(target)
         return
       }

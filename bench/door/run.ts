@@ -14,16 +14,16 @@
 //
 // Environment: DATABASE_URL or TEST_DATABASE_URL (an admin URL), DOOR_TICKETS (2000), DOOR_GATES (4),
 // DOOR_THINK_MS ("40-120"), DOOR_DECODER, DOOR_DECODER_RUNS.
-import { execSync, fork, spawn, type ChildProcess } from 'node:child_process'
+import { execSync, fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { cpus, tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
+import { type Child, databases, percentile, spawnServer, uptime } from '../support.ts'
 import type { GateJob, GateReport, Timing } from './gate.ts'
 
 const ADMIN_URL = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://root@127.0.0.1:5432/postgres'
@@ -34,36 +34,8 @@ const DECODER = process.env.DOOR_DECODER !== '0'
 const DECODER_RUNS = Number(process.env.DOOR_DECODER_RUNS ?? 10)
 const SERVER_TARGET_MS = 150
 const JWT_SECRET = randomBytes(32).toString('base64url')
-const SERVER = 'build/server/main.js'
 
-const uptime = () => {
-  try {
-    return execSync('uptime', { encoding: 'utf8' }).trim()
-  } catch {
-    return '(uptime unavailable)'
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
-
-async function freshDatabase(): Promise<{ name: string; url: string }> {
-  const name = `door_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
-  await admin.unsafe(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  return { name, url: url.toString() }
-}
+const dbs = databases(ADMIN_URL, 'door')
 
 /** Migrates, then a council, the event, the students with their tickets and one volunteer per gate. */
 async function seed(url: string): Promise<{ eventId: number; codes: string[]; volunteers: number[] }> {
@@ -111,47 +83,6 @@ async function seed(url: string): Promise<{ eventId: number; codes: string[]; vo
   return { eventId: event.id, codes, volunteers: staff.map((s) => s.id) }
 }
 
-async function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort()
-  let log = ''
-  const child = spawn(process.execPath, [SERVER], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'door-')),
-      STATIC_DIR: join(tmpdir(), 'door-no-static'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout!.on('data', (d) => (log += d))
-  child.stderr!.on('data', (d) => (log += d))
-  const url = `http://127.0.0.1:${port}`
-  for (const deadline = Date.now() + 60_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`)
-    try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) break
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  }
-}
-
 function runGate(job: GateJob): Promise<GateReport> {
   return new Promise((resolve, reject) => {
     const child = fork(join(import.meta.dirname, 'gate.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' })
@@ -163,7 +94,6 @@ function runGate(job: GateJob): Promise<GateReport> {
 }
 
 const round = (n: number) => Math.round(n * 10) / 10
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 
 function stats(timings: Timing[]) {
   const ms = timings.map((t) => t.ms).sort((a, b) => a - b)
@@ -196,17 +126,17 @@ console.log(`   database: ${how.database}`)
 console.log(`   how: ${how.transport}; think time ${THINK_MS[0]}–${THINK_MS[1]} ms (a person's 1–2 s, scaled down); bursts ${how.bursts}`)
 console.log(`   uptime at start: ${uptimeStart}`)
 
-const { name: dbName, url: databaseUrl } = await freshDatabase()
-let server: Awaited<ReturnType<typeof startServer>> | undefined
+const databaseUrl = await dbs.fresh()
+let server: Child | undefined
 let exitCode = 0
 try {
   const { eventId, codes, volunteers } = await seed(databaseUrl)
-  server = await startServer(databaseUrl)
+  server = await spawnServer(databaseUrl, { JWT_SECRET, LOG_LEVEL: 'warn' })
   const sign = accessTokens(new TextEncoder().encode(JWT_SECRET)).sign
   const perGate = Math.ceil(TICKETS / GATES)
   const jobs: GateJob[] = await Promise.all(
     volunteers.map(async (id, g) => ({
-      url: server!.url,
+      url: server!.url.origin,
       bearer: `Bearer ${await sign(id)}`,
       eventId,
       gate: `Gate ${g + 1}`,
@@ -269,8 +199,7 @@ try {
   if (!targets.exactlyAllCheckedIn || !targets.everyAnswerAsExpected) exitCode = 1
 } finally {
   await server?.stop()
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-  await admin.end()
+  await dbs.dropAll()
 }
 
 // The other half of the target: frame to answer on a 4× slowed CPU, by the decoder bench (it reports, never fails).

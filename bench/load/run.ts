@@ -9,29 +9,23 @@
 // the floor) and the bytes the page received over the network until then (service worker and HTTP-cache
 // answers are not network bytes). Prints median and range per profile and mode against the targets, writes
 // bench-results/load.json. It reports; it never fails (exit 0) unless the bench itself cannot run.
+// First visit (issue 15, "each byte fetched once"): a fresh profile opens `/` unthrottled through a counting
+// proxy (test/e2e/support/counting-proxy.ts), which sees the page's requests and the service worker's install
+// alike; it reports the bytes that crossed the network until the worker controls the page and the network is
+// quiet, per kind of file, and every URL fetched more than once.
 //
 // Environment: BENCH_RUNS (default 5), CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PROFILES ("4G,3G").
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { chromium, devices, type Browser, type BrowserContext } from '@playwright/test'
+import type { Browser, BrowserContext } from '@playwright/test'
+import { countingProxy, duplicates, isHashedAsset, type Fetched } from '../../test/e2e/support/counting-proxy.ts'
 import { startServer, type RunningServer } from '../../test/e2e/support/server.ts'
-import { PROFILES, throttle } from '../../test/e2e/support/network.ts'
+import { launchChromium, measure, median, newContext, onboard, PROFILES, prime, type Profile, type Run, SPLASH_MS, summary } from '../support/phone.ts'
 
-type Profile = keyof typeof PROFILES
 type Mode = 'cold' | 'warm' | 'offline'
-interface Run {
-  codeDataReady: number | null
-  homeVisible: number
-  /** When the home content rendered, splash or not (diagnostic: homeVisible is what a student sees). */
-  contentRendered: number
-  bytes: number
-  /** Cumulative layout shift of the start (images have explicit dimensions: expected 0). */
-  layoutShift: number
-}
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5))
 const PROFILE_NAMES = (process.env.BENCH_PROFILES ?? '4G,3G').split(',').map((p) => p.trim()) as Profile[]
-const SPLASH_MS = 1500
 /** Targets of issue 5, in ms after navigation start. */
 const TARGETS: Partial<Record<`${Profile} ${Mode}`, { metric: keyof Run; ms: number }[]>> = {
   '4G cold': [{ metric: 'codeDataReady', ms: 1500 }],
@@ -43,169 +37,67 @@ const TARGETS: Partial<Record<`${Profile} ${Mode}`, { metric: keyof Run; ms: num
   '3G offline': [{ metric: 'homeVisible', ms: SPLASH_MS + 100 }],
 }
 
-// Runs before any script of the page: records when the home content first rendered and when the splash began
-// to go (index.html's splash, retired by src/main.tsx).
-const OBSERVER = `(() => {
-  const w = window
-  const check = () => {
-    if (w.__content === undefined && document.querySelector('#main h2')) w.__content = performance.now()
-    const splash = document.getElementById('splash')
-    if (splash) w.__sawSplash = true
-    // Only a splash that was there and is going: before the parser reaches it, it is not there either.
-    if (w.__splashOut === undefined && w.__sawSplash && (!splash || splash.classList.contains('splash-out'))) w.__splashOut = performance.now()
-  }
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] })
-  w.__cls = 0
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (!e.hadRecentInput) w.__cls += e.value
-  }).observe({ type: 'layout-shift', buffered: true })
-})()`
-
-const EMAIL = `bench.student.${process.pid}@example.edu`
-
-async function signIn(url: string) {
-  const res = await fetch(`${url}/api/v1/auth/dev`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ name: 'Bench Student', email: EMAIL }).toString(),
-    redirect: 'manual',
-  })
-  const location = res.headers.get('location') ?? ''
-  const fragment = new URLSearchParams(location.slice(location.indexOf('#') + 1))
-  const accessToken = fragment.get('accessToken')
-  const refreshToken = fragment.get('refreshToken')
-  if (!accessToken || !refreshToken) throw new Error(`development sign-in failed: ${res.status} ${location}`)
-  return { accessToken, refreshToken }
+interface FirstVisit {
+  requests: number
+  /** Body bytes over the network (as sent: brotli where the server had it), page and service worker together. */
+  bytes: number
+  byKind: Record<string, { files: number; requests: number; bytes: number }>
+  /** Every URL fetched more than once, with how many times. */
+  duplicates: Record<string, number>
+  /** The same, hashed build files only (expected: none). */
+  hashedDuplicates: Record<string, number>
+  log: Fetched[]
 }
 
-async function post(url: string, token: string, path: string, body: unknown) {
-  const res = await fetch(`${url}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  })
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`)
-  return res.json()
-}
+const kindOf = (path: string) =>
+  path.startsWith('/api/') ? 'api' : isHashedAsset(path) ? 'hashed assets' : path.startsWith('/uploads/') ? 'pictures' : 'other (not hashed)'
 
-async function onboard(url: string) {
-  const { accessToken } = await signIn(url)
-  const { user } = await post(url, accessToken, '/user/p/me', true)
-  await post(url, accessToken, '/user/p/update', {
-    phone_number: '9876501234',
-    roll_number: '16010199001',
-    gender: 'MALE',
-    year: 2027,
-    branch: 'Computer_Engineering',
-    interests: ['AI/ML'],
-    degree: 'B.tech',
-    college: 'KJSCE',
-    id: user.id,
-  })
-}
-
-async function newContext(browser: Browser, url: string): Promise<BrowserContext> {
-  const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7']
-  const context = await browser.newContext({ ...phone })
-  // A fresh session per context (each sign-in is its own refresh-token family), stored before the app starts.
-  const tokens = await signIn(url)
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('accessToken')) {
-      localStorage.setItem('accessToken', t.accessToken)
-      localStorage.setItem('refreshToken', t.refreshToken)
+/** A first visit of `/` on a fresh profile, through the counting proxy, until the service worker controls it and all is quiet. */
+async function firstVisit(browser: Browser, serverUrl: string): Promise<FirstVisit> {
+  const proxy = await countingProxy(serverUrl)
+  try {
+    const context = await newContext(browser, proxy.url, serverUrl)
+    const page = await context.newPage()
+    await page.goto(proxy.url + '/')
+    await page.waitForSelector('#main h2', { timeout: 60_000 })
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 60_000 })
+    // Quiet for 2.5 s: the offline tickets' chunk (2 s after load) and the pictures in view are in.
+    for (let seen = -1; seen !== proxy.log.length; ) {
+      seen = proxy.log.length
+      await new Promise((r) => setTimeout(r, 2500))
     }
-  }, tokens)
-  await context.addInitScript(OBSERVER)
-  return context
-}
-
-/** One start of `/`: throttled, measured. */
-async function measure(context: BrowserContext, url: string, profile: Profile, offline: boolean): Promise<Run> {
-  const page = await context.newPage()
-  const cdp = await throttle(page, profile)
-  if (offline) await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
-  let bytes = 0
-  let lastActivity = Date.now()
-  const inflight = new Set<string>()
-  const fromCache = new Set<string>()
-  cdp.on('Network.requestWillBeSent', (e) => {
-    inflight.add(e.requestId)
-    lastActivity = Date.now()
-  })
-  cdp.on('Network.responseReceived', (e) => {
-    if (e.response.fromServiceWorker || e.response.fromDiskCache || e.response.fromPrefetchCache) fromCache.add(e.requestId)
-  })
-  cdp.on('Network.loadingFinished', (e) => {
-    inflight.delete(e.requestId)
-    lastActivity = Date.now()
-    if (!fromCache.has(e.requestId)) bytes += e.encodedDataLength
-  })
-  cdp.on('Network.loadingFailed', (e) => {
-    inflight.delete(e.requestId)
-    lastActivity = Date.now()
-  })
-  await page.goto(url + '/', { waitUntil: 'commit' })
-  await page.waitForFunction(() => (window as any).__content !== undefined && (window as any).__splashOut !== undefined, undefined, {
-    timeout: 60_000,
-    polling: 50,
-  })
-  // Bytes of the start: everything the page fetched until its network went quiet for 500 ms (pictures in view
-  // included). What the service worker fetches for itself (its install) runs in another target, not counted.
-  const quietBy = Date.now() + 15_000
-  while (Date.now() < quietBy && (inflight.size > 0 || Date.now() - lastActivity < 500)) await new Promise((r) => setTimeout(r, 50))
-  const bytesAtHome = bytes
-  // Let the app's mark land if data came after the content (it cannot, but a missing mark must not hang).
-  await page.waitForFunction(() => performance.getEntriesByName('app:code-data-ready').length > 0, undefined, { timeout: 10_000 }).catch(() => {})
-  const timing = await page.evaluate(() => ({
-    ready: performance.getEntriesByName('app:code-data-ready')[0]?.startTime ?? null,
-    content: (window as any).__content as number,
-    splashOut: (window as any).__splashOut as number,
-    cls: (window as any).__cls as number,
-  }))
-  await page.close()
-  return {
-    codeDataReady: timing.ready === null ? null : Math.round(timing.ready),
-    homeVisible: Math.round(Math.max(timing.content, timing.splashOut)),
-    contentRendered: Math.round(timing.content),
-    bytes: bytesAtHome,
-    layoutShift: Math.round(timing.cls * 1000) / 1000,
+    await context.close()
+    const log = [...proxy.log]
+    const byKind: FirstVisit['byKind'] = {}
+    for (const { path, bytes } of log) {
+      const k = (byKind[kindOf(path)] ??= { files: 0, requests: 0, bytes: 0 })
+      k.requests++
+      k.bytes += bytes
+    }
+    for (const kind of Object.keys(byKind)) byKind[kind].files = new Set(log.filter((f) => kindOf(f.path) === kind).map((f) => f.path)).size
+    return {
+      requests: log.length,
+      bytes: log.reduce((sum, f) => sum + f.bytes, 0),
+      byKind,
+      duplicates: duplicates(log),
+      hashedDuplicates: duplicates(log, isHashedAsset),
+      log,
+    }
+  } finally {
+    await proxy.close()
   }
 }
-
-/** A visit without throttling that leaves the service worker installed and in control, all of the shell cached. */
-async function prime(context: BrowserContext, url: string) {
-  const page = await context.newPage()
-  await page.goto(url + '/')
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
-  await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 30_000 })
-  await page.waitForSelector('#main h2', { timeout: 30_000 })
-  await page.close()
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2)
-}
-const summary = (xs: number[]) => (xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) } : null)
 
 async function main() {
   if (!existsSync('dist/index.html')) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' })
   const server: RunningServer = await startServer()
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchChromium()
   const results: Record<string, { runs: Run[]; codeDataReady: unknown; homeVisible: unknown; bytes: unknown; layoutShift: number; targets: unknown[] }> = {}
+  let first: FirstVisit | null = null
   try {
     await onboard(server.url)
+    first = await firstVisit(browser, server.url)
     for (const profile of PROFILE_NAMES) {
       for (const mode of ['cold', 'warm', 'offline'] as Mode[]) {
         const runs: Run[] = []
@@ -255,10 +147,23 @@ async function main() {
       `${key.padEnd(12)} ${fmt(r.codeDataReady, ' ms').padEnd(24)} ${fmt(r.homeVisible, ' ms').padEnd(24)} ${fmt(r.bytes, ' B').padEnd(26)} ${String(r.layoutShift).padEnd(8)} ${targets}`,
     )
   }
+  if (first) {
+    console.log(
+      `\nFirst visit (fresh profile, unthrottled, through a counting proxy: the page's and the service worker's requests until it controls the page and the network is quiet)`,
+    )
+    console.log(`  ${first.requests} requests, ${first.bytes} B over the network (bodies as sent)`)
+    for (const [kind, k] of Object.entries(first.byKind))
+      console.log(`  ${kind.padEnd(20)} ${String(k.files).padStart(3)} files ${String(k.requests).padStart(4)} requests ${String(k.bytes).padStart(8)} B`)
+    const twice = Object.entries(first.duplicates)
+    console.log(
+      `  hashed files fetched more than once: ${Object.keys(first.hashedDuplicates).length ? JSON.stringify(first.hashedDuplicates) : 'none (each fetched once)'}`,
+    )
+    console.log(`  any URL fetched more than once: ${twice.length ? twice.map(([path, n]) => `${path} ×${n}`).join(', ') : 'none'}`)
+  }
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(
     'bench-results/load.json',
-    JSON.stringify({ date: new Date().toISOString(), runsEach: RUNS, profiles: PROFILES, splashMs: SPLASH_MS, results }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), runsEach: RUNS, profiles: PROFILES, splashMs: SPLASH_MS, firstVisit: first, results }, null, 2),
   )
   console.log('\nWritten to bench-results/load.json')
 }

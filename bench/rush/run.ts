@@ -1,69 +1,75 @@
-// `npm run bench:rush` (issue 6): the ticket rush on PostgreSQL through the REAL HTTP server.
+// `npm run bench:rush` (issues 6 and 15): the ticket rush on PostgreSQL through the REAL HTTP server, against the
+// server's floor.
 //
-// For each scenario (one server instance, then two on one PostgreSQL and one Redis, requests round-robin):
-// a fresh database, 2,000 registered students, an event with 500 tickets, and every student claiming once
-// (10% of them twice, at the same time, as a double tap), 200 claims in flight at a time. Then the negative
-// control: the same harness and load against a deliberately unsafe read-then-write claim that exists only
-// in this file, which must oversell (proof that the harness would see an oversell).
-// Prints tickets sold, refusals by reason, 5xx, latency p50/p95/p99 and claims per second, and writes
-// bench-results/rush.json.
+// One fresh database with 2,000 registered students and one event of 500 tickets per round. A round: every
+// student claims once (10% of them twice, at the same time, as a double tap), 200 claims in flight at a time:
+// 500 succeed (200) and the rest are refused (409 sold out or already yours): the mix of a real rush.
+// The floor (issue 15 item 4): a bare Fastify process (bench/rush/floor.ts) with one trivial route answering 200,
+// driven by the same load generator with the same requests (body, bearer header) and concurrency. Floor rounds
+// and claim rounds alternate (RUSH_ROUNDS of each, the order swapped every round); the medians over the rounds of
+// p50, p99 and requests/s are compared: targets p99 ≤ 1.2× and throughput ≥ 0.8× the floor's (reported, not a
+// test). Before the timed rounds, one counting round on its own event counts the Redis commands the server sends
+// per claim (MONITOR of a private redis-server this bench starts, unless REDIS_URL is given).
+// Then two instances on one PostgreSQL and one Redis (requests round-robin), and the negative control: the same
+// harness against a deliberately unsafe read-then-write claim that exists only in this file, which must oversell.
+// Prints tickets sold, refusals by reason, 5xx, latency, claims per second, CPU ms per claim (servers, database,
+// load generator), log bytes per claim and the load average; writes bench-results/rush.json.
 //
 // Environment: DATABASE_URL or TEST_DATABASE_URL (an admin URL: fresh databases are created next to it and
-// dropped after), REDIS_URL (default redis://127.0.0.1:6379), RUSH_STUDENTS, RUSH_TICKETS, RUSH_CONCURRENCY.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+// dropped after), REDIS_URL (default: a private redis-server), RUSH_STUDENTS, RUSH_TICKETS, RUSH_CONCURRENCY,
+// RUSH_ROUNDS (5), RUSH_LOG_LEVEL (the servers' LOG_LEVEL, default info as in production), RUSH_ONLY ("1", "2"
+// or "unsafe": one scenario, for profiling; with RUSH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { cpus, loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { cpus, loadavg } from 'node:os'
 import Fastify from 'fastify'
 import postgres from 'postgres'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
-import { freePort } from '../../test/e2e/support/server.ts'
+import { type Child, cpuMsOf, databases, freePort, median, percentile, privateRedis, spawnNode, spawnServer, uptime } from '../support.ts'
 
-const ONLY = process.env.RUSH_ONLY // "1", "2" or "unsafe": one scenario, for profiling
+const ONLY = process.env.RUSH_ONLY
 const ADMIN_URL = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://root@127.0.0.1:5432/test'
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
 const STUDENTS = Number(process.env.RUSH_STUDENTS ?? 2000)
 const TICKETS = Number(process.env.RUSH_TICKETS ?? 500)
 const CONCURRENCY = Number(process.env.RUSH_CONCURRENCY ?? 200)
+const ROUNDS = Number(process.env.RUSH_ROUNDS ?? 5)
+const LOG_LEVEL = process.env.RUSH_LOG_LEVEL ?? 'info'
 const DOUBLE_TAP = 0.1
 const JWT_SECRET = randomBytes(32).toString('base64url')
+const P99_RATIO_TARGET = 1.2
+const THROUGHPUT_RATIO_TARGET = 0.8
 
-const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
-const created: string[] = []
+const dbs = databases(ADMIN_URL, 'rush')
+const admin = dbs.admin
+const ownRedis = process.env.REDIS_URL ? null : await privateRedis()
+const REDIS_URL = process.env.REDIS_URL || ownRedis!.url
 
-async function freshDatabase(label: string): Promise<string> {
-  const name = `rush_${label}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
-  await admin.unsafe(`CREATE DATABASE ${name}`)
-  created.push(name)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-/** Migrates, then inserts a council, the event and the registered students in bulk. */
-async function seed(url: string): Promise<{ eventId: number; userIds: number[] }> {
+/** Migrates, then inserts a council, `events` events and the students, registered for every event, in bulk. */
+async function seed(url: string, events: number): Promise<{ eventIds: number[]; userIds: number[] }> {
   const database = await openDatabase({ url, max: 2 })
   const db = database.db
   const [council] = await db.insert(schema.councils).values({ slug: 'bench', name: 'Bench Council' }).returning({ id: schema.councils.id })
-  const [event] = await db
+  const rows = await db
     .insert(schema.events)
-    .values({
-      slug: 'rush',
-      name: 'The Rush',
-      organizerId: council.id,
-      state: 'TICKET_OPEN',
-      isTicketFeatureEnabled: true,
-      ticketCount: TICKETS,
-      dates: ['2026-12-01T19:00:00+05:30'],
-    })
+    .values(
+      Array.from({ length: events }, (_, i) => ({
+        slug: `rush-${i}`,
+        name: `The Rush ${i}`,
+        organizerId: council.id,
+        state: 'TICKET_OPEN' as const,
+        isTicketFeatureEnabled: true,
+        ticketCount: TICKETS,
+        dates: ['2026-12-01T19:00:00+05:30'],
+      })),
+    )
     .returning({ id: schema.events.id })
+  const eventIds = rows.map((r) => r.id)
   const userIds: number[] = []
   for (let i = 0; i < STUDENTS; i += 500) {
-    const rows = await db
+    const users = await db
       .insert(schema.users)
       .values(
         Array.from({ length: Math.min(500, STUDENTS - i) }, (_, j) => ({
@@ -74,64 +80,11 @@ async function seed(url: string): Promise<{ eventId: number; userIds: number[] }
         })),
       )
       .returning({ id: schema.users.id })
-    await db.insert(schema.participants).values(rows.map((r) => ({ eventId: event.id, userId: r.id })))
-    userIds.push(...rows.map((r) => r.id))
+    for (const eventId of eventIds) await db.insert(schema.participants).values(users.map((r) => ({ eventId, userId: r.id })))
+    userIds.push(...users.map((r) => r.id))
   }
   await database.close()
-  return { eventId: event.id, userIds }
-}
-
-interface Instance {
-  url: URL
-  child?: ChildProcess
-  stop(): Promise<void>
-}
-
-/** The compiled server, as `npm start` runs it (npm run bench:rush builds it first). */
-const SERVER = 'build/server/main.js'
-
-async function startInstance(databaseUrl: string): Promise<Instance> {
-  const port = await freePort()
-  let log = ''
-  // RUSH_NODE_ARGS: extra flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them.
-  const nodeArgs = (process.env.RUSH_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, SERVER], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'rush-')),
-      STATIC_DIR: join(tmpdir(), 'rush-no-static'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout!.on('data', (d) => (log += d))
-  child.stderr!.on('data', (d) => (log += d))
-  const url = new URL(`http://127.0.0.1:${port}`)
-  for (const deadline = Date.now() + 60_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`)
-    try {
-      if ((await fetch(new URL('/api/v1/health', url))).ok) break
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  }
+  return { eventIds, userIds }
 }
 
 interface Answer {
@@ -201,10 +154,16 @@ function claimOrder(userIds: number[]): number[] {
   return order
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const round1 = (n: number) => Math.round(n * 10) / 10
+const round3 = (n: number) => Math.round(n * 1000) / 1000
+
+function latency(answers: Answer[]) {
+  const ms = answers.map((a) => a.ms).sort((a, b) => a - b)
+  if (ms.length === 0) return null
+  return { p50: round1(percentile(ms, 50)), p95: round1(percentile(ms, 95)), p99: round1(percentile(ms, 99)), max: round1(ms[ms.length - 1]) }
+}
 
 function summarize(answers: Answer[], seconds: number) {
-  const ms = answers.map((a) => a.ms).sort((a, b) => a - b)
   const refusals: Record<string, number> = {}
   for (const a of answers) if (a.status !== 200) refusals[`${a.status} ${a.message}`] = (refusals[`${a.status} ${a.message}`] ?? 0) + 1
   return {
@@ -213,110 +172,197 @@ function summarize(answers: Answer[], seconds: number) {
     refusals,
     refusalsAll409: answers.every((a) => a.status === 200 || (a.status === 409 && a.message.length > 0)),
     fiveXX: answers.filter((a) => a.status >= 500 || a.status === 0).length,
-    latencyMs: { p50: round(percentile(ms, 50)), p95: round(percentile(ms, 95)), p99: round(percentile(ms, 99)), max: round(ms[ms.length - 1]) },
-    seconds: round(seconds),
-    claimsPerSecond: round(answers.length / seconds),
+    latencyMs: latency(answers)!,
+    seconds: round1(seconds),
+    claimsPerSecond: round1(answers.length / seconds),
   }
 }
-const round = (n: number) => Math.round(n * 10) / 10
 
-async function soldIn(databaseUrl: string, eventId: number) {
+async function soldIn(databaseUrl: string, eventIds: number[]) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} })
-  const [row] = await sql`
-    SELECT e.ticket_count AS count, e.tickets_sold AS counter,
+  const rows = await sql`
+    SELECT e.id, e.ticket_count AS count, e.tickets_sold AS counter,
       (SELECT count(*)::int FROM participants p WHERE p.event_id = e.id AND p.ticket_collected) AS collected,
       (SELECT count(DISTINCT p.ticket_code)::int FROM participants p WHERE p.event_id = e.id AND p.ticket_collected) AS codes
-    FROM events e WHERE e.id = ${eventId}`
+    FROM events e WHERE e.id IN ${sql(eventIds)} ORDER BY e.id`
   await sql.end()
-  return {
+  const events = rows.map((row) => ({
+    eventId: row.id as number,
     ticketCount: row.count as number,
     counter: row.counter as number,
     collected: row.collected as number,
     distinctCodes: row.codes as number,
     oversold: Math.max(0, (row.collected as number) - (row.count as number)),
-  }
-}
-
-/** CPU time (user + system, ms) a process has used so far, from /proc; 0 where /proc is not there. */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in USER_HZ (100) ticks
-  } catch {
-    return 0
+  }))
+  return {
+    events: events.length,
+    everyEventExact: events.every((e) => e.collected === e.ticketCount && e.counter === e.ticketCount && e.distinctCodes === e.collected),
+    collected: events.reduce((n, e) => n + e.collected, 0),
+    ticketCount: events.reduce((n, e) => n + e.ticketCount, 0),
+    oversold: events.reduce((n, e) => n + e.oversold, 0),
+    perEvent: events,
   }
 }
 
 /**
- * CPU spent per claim by the servers, by the PostgreSQL backends of the bench database, and by this load
- * generator: on a shared 2-core machine latency moves with whatever else runs, CPU per claim much less, so
+ * CPU spent by the given processes and by the PostgreSQL backends of the bench database, and by this load
+ * generator: on a shared 2-core machine latency moves with whatever else runs, CPU per request much less, so
  * it shows what a change to the claim path did even on a noisy run.
  */
-async function cpuMeter(databaseUrl: string, servers: Instance[]) {
-  const database = new URL(databaseUrl).pathname.slice(1)
-  const backends = async () => (await admin`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`).map((r) => r.pid as number)
+async function cpuMeter(databaseUrl: string | null, processes: Child[]) {
+  const database = databaseUrl ? new URL(databaseUrl).pathname.slice(1) : null
+  const backends = async () => (database ? (await admin`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`).map((r) => r.pid as number) : [])
   const startBackends = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]))
-  const startServers = servers.map((s) => cpuMsOf(s.child?.pid))
+  const startProcesses = processes.map((s) => cpuMsOf(s.child.pid))
   const startSelf = process.cpuUsage()
-  return {
-    async perClaim(claims: number) {
-      const self = process.cpuUsage(startSelf)
-      const server = servers.reduce((sum, s, i) => sum + cpuMsOf(s.child?.pid) - startServers[i], 0)
-      let db = 0
-      for (const pid of await backends()) db += cpuMsOf(pid) - (startBackends.get(pid) ?? 0)
-      const per = (ms: number) => Math.round((ms / claims) * 1000) / 1000
-      return { servers: per(server), database: per(db), loadGenerator: per((self.user + self.system) / 1000) }
-    },
+  return async () => {
+    const self = process.cpuUsage(startSelf)
+    const server = processes.reduce((sum, s, i) => sum + cpuMsOf(s.child.pid) - startProcesses[i], 0)
+    let db = 0
+    for (const pid of await backends()) db += cpuMsOf(pid) - (startBackends.get(pid) ?? 0)
+    return { servers: server, database: db, loadGenerator: (self.user + self.system) / 1000 }
   }
 }
 
+type Cpu = Awaited<ReturnType<Awaited<ReturnType<typeof cpuMeter>>>>
+const perRequest = (cpu: Cpu[], requests: number) => {
+  const sum = (k: keyof Cpu) => round3(cpu.reduce((n, c) => n + c[k], 0) / requests)
+  return { servers: sum('servers'), database: sum('database'), loadGenerator: sum('loadGenerator') }
+}
+
+interface RoundResult {
+  answers: Answer[]
+  seconds: number
+  cpu: Cpu
+}
+
 async function realScenario(instances: number) {
-  const databaseUrl = await freshDatabase(`${instances}i`)
-  const { eventId, userIds } = await seed(databaseUrl)
-  const servers = await Promise.all(Array.from({ length: instances }, () => startInstance(databaseUrl)))
+  const databaseUrl = await dbs.fresh(`${instances}i`)
+  // Event 0: the counting round; then one event per timed round.
+  const { eventIds, userIds } = await seed(databaseUrl, ROUNDS + 1)
+  const nodeArgs = (process.env.RUSH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const env = { REDIS_URL, JWT_SECRET, LOG_LEVEL, LOG_FORMAT: 'json' }
+  const servers = await Promise.all(Array.from({ length: instances }, () => spawnServer(databaseUrl, env, nodeArgs)))
+  const floor = instances === 1 ? await spawnNode({ script: 'bench/rush/floor.ts', nodeArgs: ['--import', 'tsx'], ready: '/floor', readyBody: '{}' }) : null
   try {
+    // Every student signed in as the app does it: the access token names its session (sid), so the bearer check
+    // asks whether that session was revoked (issue 10), as it does for every real student.
     const sign = accessTokens(new TextEncoder().encode(JWT_SECRET)).sign
     const bearer = new Map<number, string>()
-    for (const id of userIds) bearer.set(id, `Bearer ${await sign(id)}`)
+    for (const id of userIds) bearer.set(id, `Bearer ${await sign(id, randomUUID())}`)
+    const target = (i: number) => servers[i % instances].url
     // Warm-up: open connections and load the code paths, with reads that change nothing.
     await pool(
       Array.from(
         { length: CONCURRENCY },
-        (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/get/' + eventId, 'true', { authorization: bearer.get(userIds[i])! }),
+        (_, i) => () => post(target(i), `/api/v1/event/p/get/${eventIds[0]}`, 'true', { authorization: bearer.get(userIds[i])! }),
       ),
     )
     // ... and the claim path (the handler, the database function and its prepared statement on each pooled
     // connection) with claims for an event that does not exist: 404, nothing written. A server in a real rush
     // has been up for a while; a fresh child's first claims would otherwise pay compilation, not the claim.
-    // Each uses one of its student's 30 writes a minute; the rush then sends at most two.
-    const missing = JSON.stringify({ event_id: eventId + 1_000_000 })
-    const warm = await pool(
-      Array.from(
-        { length: CONCURRENCY },
-        (_, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', missing, { authorization: bearer.get(userIds[i])! }),
-      ),
-    )
-    if (!warm.answers.every((a) => a.status === 404))
-      throw new Error(`claim warm-up: expected 404 for an unknown event, got ${[...new Set(warm.answers.map((a) => a.status))]}`)
+    // Each uses one to three of its student's 30 writes a minute; the rounds then send at most two each.
+    const missing = JSON.stringify({ event_id: eventIds[eventIds.length - 1] + 1_000_000 })
+    // On a loaded machine a fresh server may shed some of these with 503 (plugins/overload.ts): those are sent
+    // again, up to three times in all.
+    let waiting = userIds.slice(0, CONCURRENCY).map((id, i) => ({ id, i }))
+    for (let attempt = 1; waiting.length > 0; attempt++) {
+      const warm = await pool(
+        waiting.map(
+          ({ id, i }) =>
+            () =>
+              post(target(i), '/api/v1/event/p/claim-ticket', missing, { authorization: bearer.get(id)! }),
+        ),
+      )
+      const statuses = new Set(warm.answers.map((a) => a.status))
+      if ([...statuses].some((s) => s !== 404 && s !== 503) || (attempt === 3 && statuses.has(503)))
+        throw new Error(`claim warm-up: expected 404 for an unknown event, got ${[...statuses]}`)
+      waiting = waiting.filter((_, j) => warm.answers[j].status === 503)
+      if (waiting.length > 0) await new Promise((r) => setTimeout(r, 2000))
+    }
+    if (floor) await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(floor.url, '/floor', missing, { authorization: bearer.get(userIds[i])! })))
+    if (ROUNDS * 2 + 2 + 3 > 30) throw new Error('RUSH_ROUNDS too high: every student has 30 writes a minute')
 
-    const body = JSON.stringify({ event_id: eventId })
-    const order = claimOrder(userIds)
+    const claimRound = async (eventId: number): Promise<RoundResult> => {
+      const body = JSON.stringify({ event_id: eventId })
+      const order = claimOrder(userIds)
+      const cpu = await cpuMeter(databaseUrl, servers)
+      const { answers, seconds } = await pool(
+        order.map((id, i) => () => post(target(i), '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })),
+      )
+      return { answers, seconds, cpu: await cpu() }
+    }
+    const floorRound = async (eventId: number): Promise<RoundResult> => {
+      const body = JSON.stringify({ event_id: eventId })
+      const order = claimOrder(userIds)
+      const cpu = await cpuMeter(null, [floor!])
+      const { answers, seconds } = await pool(order.map((id) => () => post(floor!.url, '/floor', body, { authorization: bearer.get(id)! })))
+      return { answers, seconds, cpu: await cpu() }
+    }
+
+    // The counting round (untimed): Redis commands the servers send per claim.
+    const monitor = await ownRedis?.monitor()
+    const counting = await claimRound(eventIds[0])
+    const seen = await monitor?.stop()
+    const redisCommandsPerClaim = seen ? round3(seen.commands / counting.answers.length) : null
+    const redisCommandsByName = seen?.byCommand ?? null
+
     const loadAverage = Math.round(loadavg()[0] * 100) / 100 // the 1-minute load of the whole machine: others' work shows here
-    const cpu = await cpuMeter(databaseUrl, servers)
-    const { answers, seconds } = await pool(
-      order.map((id, i) => () => post(servers[i % instances].url, '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })),
-    )
-    const cpuMsPerClaim = await cpu.perClaim(answers.length)
+    const uptimeBefore = uptime()
+    const logBytesBefore = servers.reduce((n, s) => n + s.logBytes(), 0)
+    const claims: RoundResult[] = []
+    const floors: RoundResult[] = []
+    for (let r = 0; r < ROUNDS; r++) {
+      const eventId = eventIds[r + 1]
+      if (floor && r % 2 === 1) floors.push(await floorRound(eventId))
+      claims.push(await claimRound(eventId))
+      if (floor && r % 2 === 0) floors.push(await floorRound(eventId))
+    }
+    const logBytes = servers.reduce((n, s) => n + s.logBytes(), 0) - logBytesBefore
+    const all = claims.flatMap((c) => c.answers)
+    const rounds = (results: RoundResult[]) => {
+      const each = results.map((c) => ({ ...latency(c.answers)!, perSecond: round1(c.answers.length / c.seconds) }))
+      return {
+        each,
+        median: { p50: median(each.map((e) => e.p50)), p99: median(each.map((e) => e.p99)), perSecond: median(each.map((e) => e.perSecond)) },
+        cpuMsPerRequest: perRequest(
+          results.map((c) => c.cpu),
+          results.reduce((n, c) => n + c.answers.length, 0),
+        ),
+      }
+    }
+    const claimRounds = rounds(claims)
+    const floorRounds = floor ? rounds(floors) : null
+    const ratios = floorRounds
+      ? {
+          p50: round3(claimRounds.median.p50 / floorRounds.median.p50),
+          p99: round3(claimRounds.median.p99 / floorRounds.median.p99),
+          throughput: round3(claimRounds.median.perSecond / floorRounds.median.perSecond),
+        }
+      : null
     return {
       scenario: `${instances} instance${instances > 1 ? 's' : ''} of the server`,
       instances,
-      ...summarize(answers, seconds),
-      cpuMsPerClaim,
+      rounds: ROUNDS,
+      ...summarize(
+        all,
+        claims.reduce((n, c) => n + c.seconds, 0),
+      ),
+      latencyMsByAnswer: { ok: latency(all.filter((a) => a.status === 200)), refused: latency(all.filter((a) => a.status !== 200)) },
+      claimRounds,
+      floorRounds,
+      ratios,
+      cpuMsPerClaim: claimRounds.cpuMsPerRequest,
+      redisCommandsPerClaim,
+      redisCommandsByName,
+      logBytesPerClaim: round1(logBytes / all.length),
       loadAverage,
-      database: await soldIn(databaseUrl, eventId),
+      uptime: uptimeBefore,
+      uptimeAfter: uptime(),
+      database: await soldIn(databaseUrl, eventIds),
     }
   } finally {
-    await Promise.all(servers.map((s) => s.stop()))
+    await Promise.all([...servers.map((s) => s.stop()), floor?.stop()])
   }
 }
 
@@ -325,8 +371,11 @@ async function realScenario(instances: number) {
  * write — served by a tiny Fastify app in this process, on its own fresh database, under the same load.
  */
 async function unsafeScenario() {
-  const databaseUrl = await freshDatabase('unsafe')
-  const { eventId, userIds } = await seed(databaseUrl)
+  const databaseUrl = await dbs.fresh('unsafe')
+  const {
+    eventIds: [eventId],
+    userIds,
+  } = await seed(databaseUrl, 1)
   const sql = postgres(databaseUrl, { max: 10, onnotice: () => {} })
   const app = Fastify()
   app.post('/unsafe-claim', async (request, reply) => {
@@ -352,7 +401,7 @@ async function unsafeScenario() {
       scenario: 'negative control: unsafe read-then-write claim (bench-only route)',
       instances: 1,
       ...summarize(answers, seconds),
-      database: await soldIn(databaseUrl, eventId),
+      database: await soldIn(databaseUrl, [eventId]),
     }
   } finally {
     await app.close()
@@ -360,42 +409,67 @@ async function unsafeScenario() {
   }
 }
 
-type Result = Omit<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'> &
-  Partial<Pick<Awaited<ReturnType<typeof realScenario>>, 'cpuMsPerClaim' | 'loadAverage'>>
+type Real = Awaited<ReturnType<typeof realScenario>>
+type Result = Awaited<ReturnType<typeof unsafeScenario>> & Partial<Real>
+
+const PASS = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
 
 function print(r: Result) {
-  console.log(`\n== ${r.scenario}`)
+  console.log(`\n== ${r.scenario}${r.rounds ? ` — ${r.rounds} rounds, one event each` : ''}`)
   console.log(
-    `   tickets sold: ${r.database.collected} of ${r.database.ticketCount} (counter ${r.database.counter}, distinct codes ${r.database.distinctCodes}), oversold: ${r.database.oversold}`,
+    `   tickets sold: ${r.database.collected} of ${r.database.ticketCount} over ${r.database.events} event(s), oversold: ${r.database.oversold}${r.database.events > 1 ? `; every event exact (counter and codes): ${r.database.everyEventExact}` : ''}`,
   )
   console.log(`   answers: ${r.requests} claims, ${r.ok} OK, 5xx/network: ${r.fiveXX}; every refusal a 409 with a message: ${r.refusalsAll409}`)
   for (const [reason, n] of Object.entries(r.refusals)) console.log(`   refused ${n}× ${reason}`)
-  console.log(`   latency ms p50 ${r.latencyMs.p50}  p95 ${r.latencyMs.p95}  p99 ${r.latencyMs.p99}  max ${r.latencyMs.max}`)
+  console.log(`   latency ms (all rounds) p50 ${r.latencyMs.p50}  p95 ${r.latencyMs.p95}  p99 ${r.latencyMs.p99}  max ${r.latencyMs.max}`)
+  if (r.latencyMsByAnswer) {
+    const { ok, refused } = r.latencyMsByAnswer
+    if (ok) console.log(`     200 claimed   p50 ${ok.p50}  p99 ${ok.p99}`)
+    if (refused) console.log(`     409 refused   p50 ${refused.p50}  p99 ${refused.p99}`)
+  }
   console.log(`   ${r.claimsPerSecond} claims/s over ${r.seconds} s`)
+  if (r.claimRounds) {
+    const show = (label: string, x: NonNullable<Real['floorRounds']>) =>
+      console.log(
+        `   ${label} median of rounds: p50 ${x.median.p50} ms, p99 ${x.median.p99} ms, ${x.median.perSecond}/s  (rounds p99: ${x.each.map((e) => e.p99).join(', ')}; /s: ${x.each.map((e) => e.perSecond).join(', ')}); CPU ms per request: server ${x.cpuMsPerRequest.servers}`,
+      )
+    show('claims', r.claimRounds)
+    if (r.floorRounds) show('floor ', r.floorRounds)
+    if (r.ratios)
+      console.log(
+        `   against the floor: p50 ${r.ratios.p50}×, p99 ${r.ratios.p99}× (target ≤ ${P99_RATIO_TARGET}×: ${PASS(r.ratios.p99 <= P99_RATIO_TARGET)}), throughput ${r.ratios.throughput}× (target ≥ ${THROUGHPUT_RATIO_TARGET}×: ${PASS(r.ratios.throughput >= THROUGHPUT_RATIO_TARGET)})`,
+      )
+  }
   if (r.cpuMsPerClaim) {
     const c = r.cpuMsPerClaim
-    console.log(`   CPU ms per claim: servers ${c.servers}, database ${c.database}, load generator ${c.loadGenerator}; load average before ${r.loadAverage}`)
+    console.log(`   CPU ms per claim: servers ${c.servers}, database ${c.database}, load generator ${c.loadGenerator}`)
+    console.log(
+      `   Redis commands per claim (sent by the servers; a script is one): ${r.redisCommandsPerClaim ?? 'not counted (shared REDIS_URL)'} ${JSON.stringify(r.redisCommandsByName ?? {})}; log bytes per claim: ${r.logBytesPerClaim}`,
+    )
+    console.log(`   load: ${r.uptime}\n   after: ${r.uptimeAfter}`)
   }
 }
 
 const how = {
   students: STUDENTS,
   tickets: TICKETS,
+  rounds: ROUNDS,
   doubleTapShare: DOUBLE_TAP,
   concurrency: CONCURRENCY,
+  logLevel: LOG_LEVEL,
   transport:
-    'HTTP/1.1 keep-alive from this process to build/server/main.js child processes (the compiled server, as npm start runs it); round-robin across instances',
+    'HTTP/1.1 keep-alive from this process to build/server/main.js child processes (the compiled server, as npm start runs it; output to a file); round-robin across instances. Floor: bench/rush/floor.ts, a bare Fastify process with one POST route answering 200, same load generator, requests and concurrency, rounds alternating with the claim rounds',
   database: ADMIN_URL.replace(/\/\/[^@]*@/, '//…@'),
-  redis: REDIS_URL,
+  redis: ownRedis ? 'a private redis-server started by the bench' : REDIS_URL,
   cpus: cpus().length,
   node: process.version,
   startedAt: new Date().toISOString(),
 }
 console.log(
-  `rush: ${STUDENTS} registered students, ${TICKETS} tickets, ${CONCURRENCY} claims in flight, ${Math.round(DOUBLE_TAP * 100)}% double taps; ${how.cpus} CPUs, Node ${how.node}`,
+  `rush: ${STUDENTS} registered students, ${TICKETS} tickets an event, ${ROUNDS} rounds, ${CONCURRENCY} claims in flight, ${Math.round(DOUBLE_TAP * 100)}% double taps, servers at LOG_LEVEL=${LOG_LEVEL}; ${how.cpus} CPUs, Node ${how.node}`,
 )
 
-const results = []
+const results: Result[] = []
 try {
   for (const instances of [1, 2]) {
     if (ONLY && ONLY !== String(instances)) continue
@@ -410,31 +484,37 @@ try {
   }
 } finally {
   agent.destroy()
-  for (const name of created) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  await admin.end()
+  await dbs.dropAll()
+  ownRedis?.stop()
 }
 
 if (ONLY) process.exit(0) // a single scenario, for profiling: no targets, no results file
 const [one, two, control] = results
+const exact = (r: Result) => r.database.everyEventExact
 const targets = {
-  exactTicketsOneInstance: one.database.collected === TICKETS && one.database.counter === TICKETS,
-  exactTicketsTwoInstances: two.database.collected === TICKETS && two.database.counter === TICKETS,
+  exactTicketsEveryEventOneInstance: exact(one),
+  exactTicketsEveryEventTwoInstances: exact(two),
   zeroOversold: one.database.oversold === 0 && two.database.oversold === 0,
   zero5xx: one.fiveXX === 0 && two.fiveXX === 0,
   everyRefusalA409WithMessage: one.refusalsAll409 && two.refusalsAll409,
   p99Within250ms: one.latencyMs.p99 <= 250 && two.latencyMs.p99 <= 250,
+  p99WithinFloorRatio: (one.ratios?.p99 ?? Number.POSITIVE_INFINITY) <= P99_RATIO_TARGET,
+  throughputWithinFloorRatio: (one.ratios?.throughput ?? 0) >= THROUGHPUT_RATIO_TARGET,
+  redisOneCommandPerClaimAtMost: one.redisCommandsPerClaim === null || one.redisCommandsPerClaim === undefined || one.redisCommandsPerClaim <= 1,
   negativeControlOversold: control.database.oversold > 0,
 }
 console.log(
   '\ntargets:',
   Object.entries(targets)
-    .map(([k, v]) => `${v ? 'PASS' : 'FAIL'} ${k}`)
+    .map(([k, v]) => `${PASS(v)} ${k}`)
     .join('\n         '),
 )
 mkdirSync('bench-results', { recursive: true })
-writeFileSync('bench-results/rush.json', JSON.stringify({ how, results, targets }, null, 2) + '\n')
+writeFileSync('bench-results/rush.json', `${JSON.stringify({ how, results, targets }, null, 2)}\n`)
 console.log('written: bench-results/rush.json')
+// Speed targets are reported, not enforced: the exit code says whether the rush was correct.
+const SPEED = new Set(['p99Within250ms', 'p99WithinFloorRatio', 'throughputWithinFloorRatio', 'redisOneCommandPerClaimAtMost'])
 const correctness = Object.entries(targets)
-  .filter(([k]) => k !== 'p99Within250ms')
+  .filter(([k]) => !SPEED.has(k))
   .every(([, v]) => v)
 process.exit(correctness ? 0 : 1)

@@ -7,9 +7,14 @@
 // shows), {month} (the calendar) and {parent_id}; for each, the answer's bytes (raw and brotli at the
 // quality @fastify/compress uses, 4) and the server time (inject, p50/p95 over BENCH_RUNS runs). Prints
 // the load average beside the figures. SCALE_ONLY=1|10|100 runs one size; SCALE_DB=pglite|postgres one kind.
-// Not done here: home visible on '3G' (Playwright, throttled) — see bench:load.
+// Home visible on '3G': on one kind of database (SCALE_3G_DB, default PostgreSQL when given, else PGlite), the
+// compiled server (build/, dist/: `npm run build`, run here if missing) started on the database holding that
+// catalogue, a signed-in student with a complete profile, cold starts of `/` on the '3G' profile measured as
+// bench:load measures them (bench/support/phone.ts); the median of SCALE_3G_RUNS (default 3) and its ratio to
+// the 1× figure (target ≤ 1.10× at 100×). SCALE_3G=0 leaves it out.
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
@@ -19,11 +24,18 @@ import { accessTokens } from '../../server/auth/tokens.ts'
 import { loadConfig } from '../../server/config.ts'
 import { importCatalogue } from '../../server/db/catalogue.ts'
 import { openDatabase, schema, type Database } from '../../server/db/index.ts'
+import { startServer } from '../../test/e2e/support/server.ts'
+import { launchChromium, measureCold, median, onboard, type Run } from '../support/phone.ts'
 
 const ADMIN_URL = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL
 const RUNS = Number(process.env.BENCH_RUNS ?? 40)
 const SCALES = process.env.SCALE_ONLY ? [Number(process.env.SCALE_ONLY)] : [1, 10, 100]
 const KINDS = (process.env.SCALE_DB ? [process.env.SCALE_DB] : ['postgres', 'pglite']).filter((k) => k === 'pglite' || ADMIN_URL)
+/** The kind of database the '3G' starts run on (none with SCALE_3G=0). */
+const PHONE_KIND = process.env.SCALE_3G === '0' ? null : (process.env.SCALE_3G_DB ?? (ADMIN_URL ? 'postgres' : 'pglite'))
+const PHONE_RUNS = Math.max(1, Number(process.env.SCALE_3G_RUNS ?? 3))
+/** Issue 15 item 1: home on '3G' at 100× within 10% of the 1× figure. */
+const PHONE_TARGET_RATIO = 1.1
 
 // ---- The generator: a seeded PRNG over word lists, so every run writes the same catalogue ----
 
@@ -193,8 +205,33 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 const brotli = (text: string) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }).length
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 
-async function database(kind: string): Promise<Database> {
-  if (kind === 'pglite') return openDatabase({})
+interface BenchDatabase extends Database {
+  /** What the compiled server needs in its environment to open this database. */
+  serverEnv: Record<string, string>
+  /** Lets go of this process's hold on the database (PGlite's folder lock) and keeps the data, for the server. */
+  handOver(): Promise<void>
+}
+
+/** A new database of `kind`; `forServer` (PGlite): in a folder the compiled server can open after this process. */
+async function database(kind: string, forServer: boolean): Promise<BenchDatabase> {
+  if (kind === 'pglite') {
+    const dataDir = forServer ? mkdtempSync(join(tmpdir(), 'scale-pglite-')) : undefined
+    const db = await openDatabase(dataDir ? { dataDir } : {})
+    let open = true
+    const closeClient = async () => {
+      if (open) await db.close()
+      open = false
+    }
+    return {
+      ...db,
+      serverEnv: { DATA_DIR: dataDir ?? '', DATABASE_URL: '' },
+      handOver: closeClient,
+      async close() {
+        await closeClient()
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+      },
+    }
+  }
   const admin = postgres(ADMIN_URL!, { max: 1, onnotice: () => {} })
   const name = `scale_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
   await admin.unsafe(`CREATE DATABASE ${name}`)
@@ -203,6 +240,8 @@ async function database(kind: string): Promise<Database> {
   const db = await openDatabase({ url: url.toString(), max: 10 })
   return {
     ...db,
+    serverEnv: { DATABASE_URL: url.toString() },
+    handOver: async () => {},
     async close() {
       await db.close()
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
@@ -211,8 +250,28 @@ async function database(kind: string): Promise<Database> {
   }
 }
 
+/** Cold starts of `/` on '3G' by the compiled server on `db`, which holds the catalogue. */
+async function homeOn3G(db: BenchDatabase): Promise<Run[]> {
+  await db.handOver()
+  const server = await startServer(db.serverEnv)
+  const browser = await launchChromium()
+  try {
+    await onboard(server.url)
+    const runs: Run[] = []
+    for (let i = 0; i < PHONE_RUNS; i++) runs.push(await measureCold(browser, server.url, '3G'))
+    return runs
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}
+
+/** Home visible on '3G' (median ms) per kind and scale, for the ratio to 1×. */
+const visible = new Map<string, number>()
+
 async function run(kind: string, scale: number) {
-  const db = await database(kind)
+  const phone = kind === PHONE_KIND
+  const db = await database(kind, phone)
   try {
     const catalogue = generateCatalogue(scale)
     const { events: eventIds } = await importCatalogue(db.db, catalogue)
@@ -284,11 +343,33 @@ async function run(kind: string, scale: number) {
       )
     }
     await app.close()
+    if (phone) {
+      const runs = await homeOn3G(db)
+      const ms = median(runs.map((r) => r.homeVisible))
+      visible.set(`${kind} ${scale}`, ms)
+      const base = visible.get(`${kind} 1`)
+      const ratio = base ? ms / base : null
+      const verdict =
+        ratio === null ? '' : scale === 100 ? `  target ≤ ${PHONE_TARGET_RATIO.toFixed(2)}× at 100×: ${ratio <= PHONE_TARGET_RATIO ? 'PASS' : 'FAIL'}` : ''
+      console.log(
+        `${kind.padEnd(8)} ${String(scale).padStart(3)}× ${String(catalogue.events.length).padStart(5)} events  home visible on '3G' (cold, compiled server) median ${ms} ms of ${runs
+          .map((r) => r.homeVisible)
+          .join('/')}  (code+data ready ${runs.map((r) => r.codeDataReady).join('/')} ms, ${median(runs.map((r) => r.bytes))} B)  ${
+          ratio === null ? 'ratio to 1×: n/a (no 1× figure)' : `ratio to 1×: ${ratio.toFixed(2)}×`
+        }${verdict}  load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      )
+    }
   } finally {
     await db.close()
   }
 }
 
 console.log(`bench:scale — ${RUNS} runs per figure (after 3 warm-up), server time through inject (no network), brotli quality 4`)
+if (PHONE_KIND) {
+  if (!existsSync('dist/index.html') || !existsSync('build/server/main.js')) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' })
+  console.log(`home on '3G': ${PHONE_RUNS} cold start(s) per scale on ${PHONE_KIND}, Pixel 7 viewport, CPU 4× slower (as bench:load)`)
+}
 for (const kind of KINDS) for (const scale of SCALES) await run(kind, scale)
 if (!ADMIN_URL) console.log('(PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to an admin URL)')

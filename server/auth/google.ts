@@ -1,7 +1,12 @@
 // Google sign-in (OpenID Connect authorization code flow with PKCE S256, state and nonce) through
 // openid-client, which checks the ID token's issuer, audience, expiry and nonce (and, turned on below, its
 // signature). This module adds what is ours to decide: a verified e-mail and, optionally, an allowed domain.
-import * as client from 'openid-client'
+// openid-client (megabytes of heap once loaded) is imported at the first sign-in, not at start: an instance
+// without Google settings never loads it (issue 15 item 6: start memory).
+import type * as Client from 'openid-client'
+
+let loaded: Promise<typeof Client> | undefined
+const openidClient = () => (loaded ??= import('openid-client'))
 
 export interface GoogleSettings {
   clientId: string
@@ -66,16 +71,18 @@ export interface GoogleSignIn {
 
 export function googleSignIn(settings: GoogleSettings, allowedDomains: readonly string[] = []): GoogleSignIn {
   // Discovery is fetched once, lazily; a failure is forgotten so the next sign-in tries again.
-  let discovered: Promise<client.Configuration> | undefined
+  let discovered: Promise<Client.Configuration> | undefined
   const configuration = () => {
-    discovered ??= client
-      .discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, {
-        // The ID token comes straight from the provider over TLS, where the spec lets clients skip its
-        // signature; we check it anyway (keys from the provider's JWKS, cached), so a token that did not
-        // come signed by the provider is refused even if the channel were not what we think.
-        execute: [client.enableNonRepudiationChecks, ...(isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests] : [])],
-        timeout: 10,
-      })
+    discovered ??= openidClient()
+      .then((client) =>
+        client.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, {
+          // The ID token comes straight from the provider over TLS, where the spec lets clients skip its
+          // signature; we check it anyway (keys from the provider's JWKS, cached), so a token that did not
+          // come signed by the provider is refused even if the channel were not what we think.
+          execute: [client.enableNonRepudiationChecks, ...(isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests] : [])],
+          timeout: 10,
+        }),
+      )
       .catch((err) => {
         discovered = undefined
         throw err
@@ -85,7 +92,8 @@ export function googleSignIn(settings: GoogleSettings, allowedDomains: readonly 
 
   return {
     async start(redirectUri) {
-      let config: client.Configuration
+      let config: Client.Configuration
+      const client = await openidClient()
       try {
         config = await configuration()
       } catch (err) {
@@ -115,7 +123,8 @@ export function googleSignIn(settings: GoogleSettings, allowedDomains: readonly 
       if (denied) {
         throw new SignInError(denied === 'access_denied' ? 'Google sign-in was cancelled.' : 'Google sign-in failed. Please try again.')
       }
-      let claims: client.IDToken | undefined
+      let claims: Client.IDToken | undefined
+      const client = await openidClient()
       try {
         const config = await configuration()
         const tokens = await client.authorizationCodeGrant(config, callbackUrl, {

@@ -8,6 +8,38 @@ import type { Redis } from 'ioredis'
 export interface Revocations {
   revoke(sessionId: string): Promise<void>
   isRevoked(sessionId: string): Promise<boolean>
+  /**
+   * With Redis only: the revocation check and one count of a per-student rate limit in one round trip (a Lua
+   * script; issue 15: at most one Redis round trip per claim). The counter is not moved for a revoked session.
+   * Null when Redis failed (logged through onError): the caller lets the request through uncounted, as the
+   * revocation check and the rate limiter each did on their own.
+   */
+  checkAndCount?(sessionId: string | undefined, counter: { key: string; windowMs: number }): Promise<Counted | null>
+}
+
+export interface Counted {
+  revoked: boolean
+  /** The counter after this request (0 when revoked), and the milliseconds left in its window. */
+  current: number
+  ttlMs: number
+}
+
+// KEYS[1]: the session's revocation key ('' for a token without a session), KEYS[2]: the counter. The counting is
+// @fastify/rate-limit's RedisStore script (INCR, PEXPIRE on the first, else PTTL), on the same keys.
+const CHECK_AND_COUNT = `
+if KEYS[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then return {1, 0, 0} end
+local current = redis.call('INCR', KEYS[2])
+local ttl
+if current == 1 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[1])
+  ttl = tonumber(ARGV[1])
+else
+  ttl = redis.call('PTTL', KEYS[2])
+end
+return {0, current, ttl}
+`
+type WithCheckAndCount = Redis & {
+  campusCheckAndCount(revocationKey: string, counterKey: string, windowMs: number): Promise<[number, number, number]>
 }
 
 /** How long an instance trusts its cached "not revoked" for a session: the most another instance lags a logout. */
@@ -42,6 +74,8 @@ export function revocations(options: {
     cache.set(sessionId, entry)
   }
   const key = (sessionId: string) => `${prefix}revoked:${sessionId}`
+  const scripted = !!redis && typeof redis.defineCommand === 'function'
+  if (scripted && !('campusCheckAndCount' in redis)) redis.defineCommand('campusCheckAndCount', { numberOfKeys: 2, lua: CHECK_AND_COUNT })
 
   return {
     async revoke(sessionId) {
@@ -66,5 +100,24 @@ export function revocations(options: {
         return false
       }
     },
+    checkAndCount: scripted
+      ? async (sessionId, counter) => {
+          // A session known to be revoked is refused without a trip (and without a count), as isRevoked does.
+          const cached = sessionId ? cache.get(sessionId) : undefined
+          if (cached?.revoked && cached.until > now()) return { revoked: true, current: 0, ttlMs: 0 }
+          try {
+            const [revoked, current, ttlMs] = await (redis as WithCheckAndCount).campusCheckAndCount(
+              sessionId ? key(sessionId) : '',
+              `${prefix}rate:${counter.key}`,
+              counter.windowMs,
+            )
+            if (sessionId) remember(sessionId, { revoked: revoked === 1, until: now() + (revoked === 1 ? ttlSeconds * 1000 : CACHE_MS) })
+            return { revoked: revoked === 1, current, ttlMs }
+          } catch (err) {
+            onError?.(err)
+            return null
+          }
+        }
+      : undefined,
   }
 }

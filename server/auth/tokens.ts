@@ -20,7 +20,16 @@ export interface AccessTokens {
 
 const SESSION_ID = /^[0-9a-f-]{36}$/
 
+/** Tokens verified recently, kept per secret: at most this many (a few MB), the oldest dropped first. */
+const VERIFIED_MAX = 20_000
+
+interface Verified {
+  exp: number
+  claims: { userId: number; sessionId?: string }
+}
+
 export function accessTokens(secret: Uint8Array, lifetimeSeconds = ACCESS_TOKEN_SECONDS): AccessTokens {
+  const verified = new Map<string, Verified>()
   const self: AccessTokens = {
     sign: (userId, sessionId) =>
       new SignJWT(sessionId ? { typ: 'access', sid: sessionId } : { typ: 'access' })
@@ -41,28 +50,45 @@ export function accessTokens(secret: Uint8Array, lifetimeSeconds = ACCESS_TOKEN_
     },
     claims(token) {
       if (!token) return null
-      const parts = token.split('.')
-      if (parts.length !== 3) return null
-      const [header64, payload64, signature64] = parts
-      const expected = Buffer.from(createHmac('sha256', secret).update(`${header64}.${payload64}`).digest('base64url'))
-      const given = Buffer.from(signature64)
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
-      const header = jsonObject(header64)
-      if (!header || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) return null
-      const payload = jsonObject(payload64)
-      if (!payload) return null
-      const now = Math.floor(Date.now() / 1000)
-      if (payload.iss !== ISSUER) return null
-      if (!(payload.aud === AUDIENCE || (Array.isArray(payload.aud) && payload.aud.includes(AUDIENCE)))) return null
-      if (typeof payload.exp !== 'number' || payload.exp <= now) return null
-      if ('nbf' in payload && (typeof payload.nbf !== 'number' || payload.nbf > now)) return null
-      if ('iat' in payload && typeof payload.iat !== 'number') return null
-      if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^[1-9]\d*$/.test(payload.sub)) return null
-      const id = Number(payload.sub)
-      if (!Number.isSafeInteger(id)) return null
-      if ('sid' in payload && (typeof payload.sid !== 'string' || !SESSION_ID.test(payload.sid))) return null
-      return typeof payload.sid === 'string' ? { userId: id, sessionId: payload.sid } : { userId: id }
+      // A token verified before is not verified again (issue 15: a student's app sends the same token with every
+      // call for up to its lifetime): the same string has the same signature and claims. Only time moves, so the
+      // expiry is checked again on every use (a cached token passed its not-before already).
+      const known = verified.get(token)
+      if (known) {
+        if (known.exp > Math.floor(Date.now() / 1000)) return known.claims
+        verified.delete(token)
+        return null
+      }
+      const fresh = verify(token)
+      if (!fresh) return null
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string) // the oldest
+      verified.set(token, fresh)
+      return fresh.claims
     },
+  }
+
+  function verify(token: string): Verified | null {
+    const parts = token.split('.')
+    if (parts.length !== 3) return null
+    const [header64, payload64, signature64] = parts
+    const expected = Buffer.from(createHmac('sha256', secret).update(`${header64}.${payload64}`).digest('base64url'))
+    const given = Buffer.from(signature64)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
+    const header = jsonObject(header64)
+    if (!header || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) return null
+    const payload = jsonObject(payload64)
+    if (!payload) return null
+    const now = Math.floor(Date.now() / 1000)
+    if (payload.iss !== ISSUER) return null
+    if (!(payload.aud === AUDIENCE || (Array.isArray(payload.aud) && payload.aud.includes(AUDIENCE)))) return null
+    if (typeof payload.exp !== 'number' || payload.exp <= now) return null
+    if ('nbf' in payload && (typeof payload.nbf !== 'number' || payload.nbf > now)) return null
+    if ('iat' in payload && typeof payload.iat !== 'number') return null
+    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^[1-9]\d*$/.test(payload.sub)) return null
+    const id = Number(payload.sub)
+    if (!Number.isSafeInteger(id)) return null
+    if ('sid' in payload && (typeof payload.sid !== 'string' || !SESSION_ID.test(payload.sid))) return null
+    return { exp: payload.exp, claims: typeof payload.sid === 'string' ? { userId: id, sessionId: payload.sid } : { userId: id } }
   }
   return self
 }

@@ -4,7 +4,7 @@
 // the database wait here and go together in the next call. (One claim at a time, the 500 claims that sell the
 // tickets of a rush each waited for the previous one's commit behind the event's row lock.) If a batch fails as
 // a whole, each of its claims is tried alone. Kept in-house: no library batches a PL/pgSQL call per row lock.
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Db } from './index.ts'
 import { done, isCheckViolation, isUniqueViolation, refused, rowsOf, type Outcome, type Refusal } from './outcomes.ts'
@@ -17,11 +17,24 @@ import { done, isCheckViolation, isUniqueViolation, refused, rowsOf, type Outcom
 export function newTicketCode(length = 16): string {
   let code = ''
   while (code.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 250 && code.length < length) code += String(byte % 10)
-    }
+    const byte = randomByte()
+    if (byte < 250) code += String(byte % 10)
   }
   return code
+}
+
+// The random bytes come from the system's CSPRNG in blocks (issue 15: a randomBytes call and its buffer for each
+// claim, sold out or not, was a visible share of a rush's CPU and garbage); each byte is used once, then dropped.
+const RANDOM_BLOCK = 4096
+const randomPool = Buffer.alloc(RANDOM_BLOCK)
+let randomAt = RANDOM_BLOCK
+
+function randomByte(): number {
+  if (randomAt === RANDOM_BLOCK) {
+    randomFillSync(randomPool)
+    randomAt = 0
+  }
+  return randomPool[randomAt++]
 }
 
 type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'team_incomplete' | 'sold_out'

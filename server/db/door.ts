@@ -20,6 +20,7 @@ import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
 import { councilOrganizers, doorScans, events, eventStaff, participants, teams, users } from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
+import { rolesRepository } from './roles.ts'
 
 /** What one scan answered, as stored with its scan_id (the routes add the status and the message). */
 export type ScanAnswer =
@@ -94,7 +95,12 @@ export function doorRepository(db: Db) {
       })
       .from(events)
       .where(eq(events.id, eventId))
-    if (!row) return 'eventNotFound'
+    if (!row) {
+      // No such event: 404 for someone with a role, the same 403 as for a known event for anyone else, so that a
+      // student cannot tell which ids are drafts.
+      const r = await rolesRepository(db).of(userId)
+      return r.admin || r.councils.length > 0 || r.door_events.length > 0 ? 'eventNotFound' : 'notDoor'
+    }
     if (!row.allowed) return 'notDoor'
     if (!DOOR_STATE_SET.has(row.state)) return 'doorClosed'
     return null

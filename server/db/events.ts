@@ -153,7 +153,7 @@ function listFilters(userId: number, query: EventListQuery) {
     filters.push(or(inArray(events.state, HOME_STATES), and(eq(events.state, 'TICKET_CLOSED'), takesPart(true))))
   }
   if (query.month !== undefined) {
-    // Dates are ISO-8601 strings in order: compared as text against the window's day keys (indexed, 0008).
+    // Dates are ISO-8601 strings in order: compared as text against the window's day keys (indexed, 0007).
     const { from, to } = monthWindow(query.month)
     filters.push(sql`(${events.dates}->>0) < ${to}`, sql`(${events.dates}->>-1) >= ${from}`)
   }

@@ -20,7 +20,7 @@ export interface FeedEvent {
   venue: string
   dates: string[]
   endsAt: string | null
-  /** Raised by the database whenever what the feed shows of the event changes (migration 0009). */
+  /** Raised by the database whenever what the feed shows of the event changes (migration 0008). */
   sequence: number
   modifiedAt: Date
 }

@@ -1,7 +1,9 @@
 // Opens the database the configuration names: a real PostgreSQL when a URL is given, otherwise the
 // embedded PGlite (PostgreSQL in WebAssembly) in a folder, or in memory for tests. Both are migrated on open.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
 import { lockDataDir } from './data-dir-lock.ts'
@@ -19,11 +21,16 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
 /**
  * The prepared initial database (issue 15 item 6): an embedded database with every migration applied, dumped at
- * `npm run build` (scripts/prepare-db.ts). A first start on a new data folder loads it instead of initialising
- * PostgreSQL and running the migrations, which took seconds and most of the memory; migrations added since are
- * still applied by `migrate` below. Absent (running from source, tests): the usual initialisation.
+ * `npm run build` (scripts/prepare-db.ts). A first start on a new data folder unpacks it into the folder instead of
+ * initialising PostgreSQL and running the migrations, which took seconds and most of the memory; migrations added
+ * since are still applied by `migrate` below. Absent (running from source, tests): the usual initialisation.
+ * Unpacked here rather than handed to PGlite (its loadDataDir): PGlite unpacks it through its in-memory file
+ * system, about 140 MB more resident at the peak of a first start (issue 15 item 6: ≤ 400 MB).
  */
 export const PREPARED_PGLITE = fileURLToPath(new URL('./initial-pglite.tar.gz', import.meta.url))
+
+/** The embedded database's buffer pool (PostgreSQL's shared_buffers). */
+export const PGLITE_SHARED_BUFFERS = '16MB'
 
 /** A data folder PGlite has not initialised yet (missing or empty), which the prepared database can fill. */
 function isNewDataDir(dataDir: string): boolean {
@@ -31,6 +38,37 @@ function isNewDataDir(dataDir: string): boolean {
     return readdirSync(dataDir).length === 0
   } catch {
     return true
+  }
+}
+
+/**
+ * Unpacks a gzipped tar of a data folder (PGlite's dumpDataDir: directories and regular files, short names) into
+ * `dir`. Anything else in the archive, or a path leaving `dir`, is refused.
+ */
+export function unpackDataDir(tarGz: string, dir: string): void {
+  const tar = gunzipSync(readFileSync(tarGz))
+  const root = resolve(dir)
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const header = tar.subarray(at, at + 512)
+    if (header.every((b) => b === 0)) break // the end-of-archive blocks
+    const field = (from: number, length: number) => {
+      const text = header.toString('latin1', from, from + length)
+      const end = text.indexOf('\0')
+      return end < 0 ? text : text.slice(0, end)
+    }
+    const prefix = field(257, 5) === 'ustar' ? field(345, 155) : ''
+    const name = (prefix ? `${prefix}/` : '') + field(0, 100)
+    const size = Number.parseInt(field(124, 12).trim() || '0', 8)
+    const type = field(156, 1) || '0'
+    const path = resolve(root, `./${name.replace(/^\/+/, '')}`)
+    if (!Number.isFinite(size) || (path !== root && !path.startsWith(root + sep))) throw new Error(`the prepared database has a bad entry: ${name}`)
+    at += 512
+    if (type === '5') mkdirSync(path, { recursive: true })
+    else if (type === '0') {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, tar.subarray(at, at + size))
+    } else throw new Error(`the prepared database has an entry of type ${type}: ${name}`)
+    at += Math.ceil(size / 512) * 512
   }
 }
 
@@ -49,11 +87,16 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
   // Whether the folder is new is read before the lock file is written into it.
-  const prepared = options.dataDir && isNewDataDir(options.dataDir) && existsSync(PREPARED_PGLITE) ? new Blob([readFileSync(PREPARED_PGLITE)]) : undefined
+  const prepared = !!options.dataDir && isNewDataDir(options.dataDir) && existsSync(PREPARED_PGLITE)
   // One process at a time on a folder (data-dir-lock.ts): refused with what to do while another holds it.
   const release = options.dataDir ? lockDataDir(options.dataDir) : () => {}
   try {
-    const client = options.dataDir ? new PGlite(options.dataDir, prepared ? { loadDataDir: prepared } : {}) : new PGlite()
+    if (prepared && options.dataDir) unpackDataDir(PREPARED_PGLITE, options.dataDir)
+    // PostgreSQL's default buffer pool (shared_buffers, 128 MB) is initialised at start, and was most of the first
+    // start's peak resident memory (issue 15 item 6: ≤ 400 MB). 16 MB holds a campus's data many times over; a
+    // page not in the pool is one read from the data folder, which the operating system caches anyway.
+    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`]
+    const client = options.dataDir ? new PGlite(options.dataDir, { startParams }) : new PGlite({ startParams })
     const db = drizzle(client, { schema })
     await migrate(db, { migrationsFolder })
     return {

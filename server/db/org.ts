@@ -154,6 +154,15 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
   })
 }
 
+/**
+ * The refusal for an event id that names no event: 404 for someone with an organiser role, but the same 403 as
+ * for a known event for everyone else, so that a student cannot tell which ids are drafts.
+ */
+async function unknownEvent(roles: ReturnType<typeof rolesRepository>, userId: number): Promise<'eventNotFound' | 'notOrganiser'> {
+  const r = await roles.of(userId)
+  return r.admin || r.councils.length > 0 ? 'eventNotFound' : 'notOrganiser'
+}
+
 export function orgRepository(db: Db, lifecycle?: Lifecycle) {
   const roles = rolesRepository(db)
 
@@ -165,7 +174,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
   /** The event locked for the rest of the transaction, if the caller manages it (else the refusal). */
   async function lockManaged(tx: Tx, userId: number, eventId: number): Promise<EventRow> {
     const [row] = await tx.select().from(events).where(eq(events.id, eventId)).for('update')
-    if (!row) throw new Refused('eventNotFound')
+    if (!row) throw new Refused(await unknownEvent(rolesRepository(tx), userId))
     if (!(await rolesRepository(tx).canManageCouncil(userId, row.organizerId))) throw new Refused('notOrganiser')
     return row
   }
@@ -282,6 +291,8 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
             })
           }
 
+          // An update that sends no field (only the id) changes nothing: no write, no audit entry.
+          if (before && Object.keys(values).length === 0) return before.id
           let after: EventRow
           try {
             if (before) {
@@ -341,7 +352,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
     /** Whether the caller may manage the event (refusals: unknown event, not an organiser of its council). */
     async access(userId: number, eventId: number): Promise<Outcome<EventRow>> {
       const [row] = await db.select().from(events).where(eq(events.id, eventId))
-      if (!row) return refused('eventNotFound')
+      if (!row) return refused(await unknownEvent(roles, userId))
       if (!(await roles.canManageCouncil(userId, row.organizerId))) return refused('notOrganiser')
       return done(row)
     },
@@ -465,6 +476,8 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           if (input.id !== undefined) {
             ;[before = null] = await tx.select(councilColumns).from(councils).where(eq(councils.id, input.id)).for('update')
             if (!before) throw new Refused('councilNotFound')
+            // An update that sends no field (only the id) changes nothing: no write, no audit entry.
+            if (Object.keys(values).length === 0) return before
             ;[after] = (await tx.update(councils).set(values).where(eq(councils.id, input.id)).returning(councilColumns)) as [Council]
           } else {
             if (values.name === undefined) throw new Refused('nameRequired')

@@ -65,8 +65,11 @@ export type Refusal =
   | 'certificateNotCheckedIn'
   | 'certificateCodesExhausted'
 
-/** `message`, when present, replaces the table's message (a refusal whose words depend on the data). */
-export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal; message?: string }
+/**
+ * `message`, when present, replaces the table's message (a refusal whose words depend on the data);
+ * `retryAfter`, the seconds until a limited call may succeed again (sent as Retry-After).
+ */
+export type Outcome<T = void> = { ok: true; value: T } | { ok: false; refusal: Refusal; message?: string; retryAfter?: number }
 
 export const done = <T>(value: T): Outcome<T> => ({ ok: true, value })
 export const refused = (refusal: Refusal, message?: string): { ok: false; refusal: Refusal; message?: string } =>
@@ -78,6 +81,8 @@ export class Refused extends Error {
     readonly refusal: Refusal,
     /** The words to answer instead of the table's (see Outcome). */
     readonly detail?: string,
+    /** Seconds until the call may succeed again (see Outcome). */
+    readonly retryAfter?: number,
   ) {
     super(refusal)
   }
@@ -87,7 +92,8 @@ export async function outcomeOf<T>(work: () => Promise<T>): Promise<Outcome<T>> 
   try {
     return done(await work())
   } catch (err) {
-    if (err instanceof Refused) return refused(err.refusal, err.detail)
+    if (err instanceof Refused)
+      return err.retryAfter === undefined ? refused(err.refusal, err.detail) : { ...refused(err.refusal, err.detail), retryAfter: err.retryAfter }
     throw err
   }
 }

@@ -1,8 +1,9 @@
 // Push subscriptions and the outbox of notifications (API.md Part 2 "Around the event"). A notification is queued
-// as a row of push_outbox with the change that causes it (often in SQL: migration 0007's triggers and
+// as a row of push_outbox with the change that causes it (often in SQL: migration 0006's triggers and
 // waitlist_offer()), and sent later by the push tick (server/push/sender.ts), never on the request's path.
 // Taking rows out of the outbox is one DELETE ... FOR UPDATE SKIP LOCKED, so with several instances each
-// notification is sent by one of them.
+// notification is sent by one of them; a transient failure is queued again by that instance (retry()), for the
+// one subscription it failed for, not before its backoff (migration 0009).
 import { sql } from 'drizzle-orm'
 import type { Db } from './index.ts'
 import { recordAudit } from './audit.ts'
@@ -24,6 +25,8 @@ export interface Notification {
 export interface OutboxItem extends Notification {
   id: number
   userId: number
+  /** Sends tried before this one (0: a new notification). */
+  attempts: number
   subscriptions: Subscription[]
 }
 
@@ -63,7 +66,7 @@ export function pushRepository(db: Db) {
       return rows.length
     },
 
-    /** "Tickets are open" for the registered students of an event (the state trigger of migration 0007 does this too). */
+    /** "Tickets are open" for the registered students of an event (the state trigger of migration 0006 does this too). */
     async notifyTicketsOpen(eventId: number): Promise<number> {
       const rows = rowsOf(
         await db.execute(sql`
@@ -104,19 +107,32 @@ export function pushRepository(db: Db) {
       return rows.length
     },
 
-    /** Takes up to `limit` notifications out of the outbox (this instance alone sends them), with the subscriptions. */
+    /**
+     * Takes up to `limit` notifications that are due out of the outbox (this instance alone sends them), with
+     * the subscriptions to send them to: all the student's, or for a retry the one it failed for.
+     */
     async take(limit = 200): Promise<OutboxItem[]> {
       const rows = rowsOf(
         await db.execute(sql`
           WITH taken AS (
-            DELETE FROM push_outbox WHERE id IN (SELECT id FROM push_outbox ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING id, user_id, title, body, url, tag
+            DELETE FROM push_outbox WHERE id IN (
+              SELECT id FROM push_outbox WHERE not_before <= now() ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id, user_id, title, body, url, tag, attempts, endpoint
           )
-          SELECT t.id, t.user_id, t.title, t.body, t.url, t.tag,
+          SELECT t.id, t.user_id, t.title, t.body, t.url, t.tag, t.attempts,
                  coalesce(json_agg(json_build_object('endpoint', s.endpoint, 'p256dh', s.p256dh, 'auth', s.auth)) FILTER (WHERE s.id IS NOT NULL), '[]') AS subs
-            FROM taken t LEFT JOIN push_subscriptions s ON s.user_id = t.user_id
-            GROUP BY t.id, t.user_id, t.title, t.body, t.url, t.tag ORDER BY t.id`),
-      ) as { id: number | string; user_id: number; title: string; body: string; url: string; tag: string | null; subs: unknown }[]
+            FROM taken t LEFT JOIN push_subscriptions s ON s.user_id = t.user_id AND (t.endpoint IS NULL OR s.endpoint = t.endpoint)
+            GROUP BY t.id, t.user_id, t.title, t.body, t.url, t.tag, t.attempts ORDER BY t.id`),
+      ) as {
+        id: number | string
+        user_id: number
+        title: string
+        body: string
+        url: string
+        tag: string | null
+        attempts: number
+        subs: unknown
+      }[]
       return rows.map((r) => {
         const subs = (typeof r.subs === 'string' ? JSON.parse(r.subs) : r.subs) as { endpoint: string; p256dh: string; auth: string }[]
         return {
@@ -126,9 +142,22 @@ export function pushRepository(db: Db) {
           body: r.body,
           url: r.url,
           tag: r.tag ?? undefined,
+          attempts: Number(r.attempts),
           subscriptions: subs.map((s) => ({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } })),
         }
       })
+    },
+
+    /**
+     * Queues a taken notification again for one subscription, after `delaySeconds`, as its attempt number
+     * `attempts` + 1. Only the instance that took the row (and deleted it) calls this, so there is one copy.
+     * A subscription deleted meanwhile takes nothing: the retry is then taken with no one to send to.
+     */
+    async retry(item: OutboxItem, endpoint: string, attempts: number, delaySeconds: number): Promise<void> {
+      await db.execute(sql`
+        INSERT INTO push_outbox (user_id, title, body, url, tag, attempts, not_before, endpoint)
+        VALUES (${item.userId}, ${item.title}, ${item.body}, ${item.url}, ${item.tag ?? null}::text, ${attempts},
+                now() + make_interval(secs => ${delaySeconds}), ${endpoint})`)
     },
 
     /**
@@ -147,12 +176,14 @@ export function pushRepository(db: Db) {
         db.transaction(async (tx) => {
           const [ev] = rowsOf(await tx.execute(sql`SELECT id FROM events WHERE id = ${input.eventId} FOR UPDATE`))
           if (!ev) throw new Refused('eventNotFound')
-          const [{ n }] = rowsOf(
+          const [{ n, wait }] = rowsOf(
             await tx.execute(
-              sql`SELECT count(*)::int AS n FROM audit_log WHERE event_id = ${input.eventId} AND action = 'event.notify' AND at > now() - interval '24 hours'`,
+              sql`SELECT count(*)::int AS n, ceil(extract(epoch FROM min(at) + interval '24 hours' - now()))::int AS wait
+                    FROM audit_log WHERE event_id = ${input.eventId} AND action = 'event.notify' AND at > now() - interval '24 hours'`,
             ),
-          ) as { n: number }[]
-          if (Number(n) >= NOTIFY_PER_DAY) throw new Refused('notifyLimit')
+          ) as { n: number; wait: number | null }[]
+          // Retry-After: when the oldest message of the last 24 hours leaves them.
+          if (Number(n) >= NOTIFY_PER_DAY) throw new Refused('notifyLimit', undefined, Math.max(1, Number(wait ?? 1)))
           const audience =
             input.to === 'WAITLIST'
               ? sql`SELECT user_id FROM waitlist WHERE event_id = ${input.eventId}`

@@ -111,14 +111,14 @@ export const events = pgTable(
     /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
     questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
-    /** Raised by a trigger when what the calendar feed shows changes (migration 0009): SEQUENCE and LAST-MODIFIED. */
+    /** Raised by a trigger when what the calendar feed shows changes (migration 0008): SEQUENCE and LAST-MODIFIED. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     calendarModifiedAt: timestamp('calendar_modified_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('events_parent').on(t.parentId),
     index('events_state').on(t.state),
-    // The calendar's month and the list order (migration 0008).
+    // The calendar's month and the list order (migration 0007).
     index('events_first_date').on(sql`(${t.dates}->>0)`, t.id),
     index('events_last_date').on(sql`(${t.dates}->>-1)`),
     check('events_fee_nonnegative', sql`${t.fee} >= 0`),
@@ -275,7 +275,7 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_event').on(t.eventId, t.id), index('audit_log_at').on(t.at)],
 )
 
-// ---- Around the event: waitlist and push (migration 0007) ----
+// ---- Around the event: waitlist and push (migration 0006) ----
 
 /** The waitlist of a sold-out event, in joining order (id); an offered row holds a freed place until it expires. */
 export const waitlist = pgTable(
@@ -319,18 +319,28 @@ export const pushSubscriptions = pgTable(
   (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId)],
 )
 
-/** Notifications waiting to be sent by the push tick. */
-export const pushOutbox = pgTable('push_outbox', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  title: text('title').notNull(),
-  body: text('body').notNull(),
-  url: text('url').notNull(),
-  tag: text('tag'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-})
+/** Notifications waiting to be sent by the push tick; a transient failure is queued again (migration 0009). */
+export const pushOutbox = pgTable(
+  'push_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    url: text('url').notNull(),
+    tag: text('tag'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Sends tried before this row. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not taken before this time (the retry's backoff). */
+    notBefore: timestamp('not_before', { withTimezone: true }).notNull().defaultNow(),
+    /** A retry goes to this subscription only; NULL: all the student's subscriptions. */
+    endpoint: text('endpoint'),
+  },
+  (t) => [index('push_outbox_due').on(t.notBefore)],
+)
 
 /** The reminder an hour before an event, sent once per event and start time. */
 export const eventReminders = pgTable(
@@ -342,7 +352,7 @@ export const eventReminders = pgTable(
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.startsAt] })],
+  (t) => [primaryKey({ name: 'event_reminders_pkey', columns: [t.eventId, t.startsAt] })],
 )
 
 /**
@@ -368,7 +378,7 @@ export const doorScans = pgTable(
 )
 
 /**
- * A student's personal calendar feed (migration 0009). The URL's secret is an HMAC of the server's secret over the
+ * A student's personal calendar feed (migration 0008). The URL's secret is an HMAC of the server's secret over the
  * user id and `nonce`, never stored; `secret_hash` (its SHA-256) finds the student from a URL. Rotating writes a
  * new nonce and hash, so the old URL answers 404.
  */
@@ -386,7 +396,7 @@ export const calendarFeeds = pgTable(
   (t) => [uniqueIndex('calendar_feeds_secret_hash').on(t.secretHash)],
 )
 
-/** The verification code of a participant's certificate (migration 0009): random, made on the first download, stable. */
+/** The verification code of a participant's certificate (migration 0008): random, made on the first download, stable. */
 export const certificates = pgTable(
   'certificates',
   {

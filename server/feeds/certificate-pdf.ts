@@ -1,18 +1,18 @@
 // The participation certificate: one A4 landscape page made with pdf-lib, with the chapter's logo (the app icon,
 // public/icons/icon-192.png), the student's name, the event, its council and date, and the verification code
 // and address. The standard fonts need no file and keep the PDF small (~10 KB plus the logo); they cover
-// Latin-1, so other characters are written as their closest Latin letter, or '?' (see latin()).
+// Latin-1. Words they cannot write (a name in Hindi or Marathi, Tamil, Bengali, Kannada, Malayalam, or with a
+// Latin letter beyond Latin-1 such as Ł) are written with Noto Sans for their script instead, embedded as a
+// subset and shaped (certificate-fonts.ts, loaded on the first such name; see runsOf()). Characters no font
+// here has (Telugu, Gujarati, Gurmukhi, Odia, …) are written as their closest Latin letter, or '?' (latin()).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+// pdf-lib (about 25 MB resident) is loaded at the first certificate, not at start (issue 15 item 6).
+import type { Color, PDFFont, PDFPage } from 'pdf-lib'
 import { TIME_ZONE } from '../../contract/constants.ts'
 import type { Certificate } from '../db/feeds.ts'
 import { printedCode } from './secrets.ts'
-
-const RED = rgb(0.784, 0.063, 0.18) // #c8102e, the logo's red
-const INK = rgb(0.12, 0.12, 0.14)
-const MUTED = rgb(0.38, 0.38, 0.42)
 
 /** The logo's bytes: from the built app (STATIC_DIR), else from public/ in a checkout; null when neither exists. */
 export async function loadLogo(staticDir: string | undefined): Promise<Uint8Array | null> {
@@ -54,24 +54,115 @@ export function certificateDate(dates: string[]): string {
   return format.format(first) === format.format(last) ? format.format(first) : format.formatRange(first, last)
 }
 
-/** Writes `text` centred at height `y`, shrunk until it fits `maxWidth`. */
-function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK, maxWidth = 700) {
-  let s = size
-  while (s > 8 && font.widthOfTextAtSize(text, s) > maxWidth) s -= 1
-  const width = font.widthOfTextAtSize(text, s)
-  page.drawText(text, { x: (page.getWidth() - width) / 2, y, size: s, font, color })
+/** A part of a line in one font. */
+export interface Run<F> {
+  text: string
+  font: F
 }
 
+/**
+ * Splits a line into runs of one font each (`null`: the standard fonts; a number: that script font), word by word
+ * so that a word keeps one typeface: a word the standard fonts can write stays in them; any other word goes whole
+ * to the first script font that has every character of it, else character by character, a combining sign with
+ * the letter before it. Spaces go with the word before them when its font has them. A character no font has is
+ * written as latin() writes it.
+ */
+export function runsOf(text: string, fonts: { covers(char: string): boolean }[]): Run<number | null>[] {
+  const runs: Run<number | null>[] = []
+  const push = (t: string, font: number | null) => {
+    const last = runs.at(-1)
+    if (last && last.font === font) last.text += t
+    else runs.push({ text: t, font })
+  }
+  const fontBefore = () => runs.at(-1)?.font ?? null
+  for (const token of text.split(/(\s+)/)) {
+    if (!token) continue
+    const chars = [...token]
+    if (/^\s+$/.test(token)) {
+      const before = fontBefore()
+      push(token, before !== null && chars.every((c) => fonts[before].covers(c)) ? before : null)
+    } else if (latin(token) === token) push(token, null)
+    else {
+      const whole = fonts.findIndex((f) => chars.every((c) => f.covers(c)))
+      if (whole >= 0) push(token, whole)
+      else
+        for (const c of chars) {
+          const before = fontBefore()
+          if (/[\p{M}\u200c\u200d]/u.test(c) && before !== null && fonts[before].covers(c)) push(c, before)
+          else if (latin(c) === c) push(c, null)
+          else {
+            const found = fonts.findIndex((f) => f.covers(c))
+            if (found >= 0) push(c, found)
+            else push(latin(c), null)
+          }
+        }
+    }
+  }
+  return runs
+}
+
+/** Writes the runs of a line centred at height `y`, shrunk until it fits `maxWidth`. */
+function centred(page: PDFPage, runs: Run<PDFFont>[], y: number, size: number, color: Color, maxWidth = 700) {
+  const widthAt = (s: number) => runs.reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, s), 0)
+  let s = size
+  while (s > 8 && widthAt(s) > maxWidth) s -= 1
+  let x = (page.getWidth() - widthAt(s)) / 2
+  for (const r of runs) {
+    page.drawText(r.text, { x, y, size: s, font: r.font, color })
+    x += r.font.widthOfTextAtSize(r.text, s)
+  }
+}
+
+type Weight = 'regular' | 'bold'
+
 export async function certificatePdf(c: Certificate, options: { verifyUrl: string; chapter: string; logo: Uint8Array | null }): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib')
+  const RED = rgb(0.784, 0.063, 0.18) // #c8102e, the logo's red
+  const INK = rgb(0.12, 0.12, 0.14)
+  const MUTED = rgb(0.38, 0.38, 0.42)
   const pdf = await PDFDocument.create()
-  const title = latin(`Certificate of participation: ${c.name}, ${c.event}`)
-  pdf.setTitle(title)
-  pdf.setAuthor(latin(options.chapter))
-  pdf.setSubject(latin(`Verification code ${printedCode(c.code)}`))
+  // PDF metadata is UTF-16: any script as it is.
+  pdf.setTitle(`Certificate of participation: ${c.name}, ${c.event}`)
+  pdf.setAuthor(options.chapter)
+  pdf.setSubject(`Verification code ${printedCode(c.code)}`)
   pdf.setCreator('Campus Events')
   pdf.setProducer('Campus Events')
   const page = pdf.addPage([842, 595]) // A4 landscape, in points
-  const [regular, bold] = await Promise.all([pdf.embedFont(StandardFonts.Helvetica), pdf.embedFont(StandardFonts.HelveticaBold)])
+  const standard: Record<Weight, PDFFont> = {
+    regular: await pdf.embedFont(StandardFonts.Helvetica),
+    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
+  }
+  const fixed = (text: string, weight: Weight): Run<PDFFont>[] => [{ text, font: standard[weight] }]
+  const date = certificateDate(c.dates)
+  const lines = {
+    chapter: options.chapter,
+    name: c.name,
+    event: c.event,
+    organised: `organised by ${c.council}${date ? `, on ${date}` : ''}.`,
+  }
+  // The script fonts only when a line needs them: Latin-1 certificates stay as small and quick as before.
+  const scripts = Object.values(lines).some((text) => latin(text) !== text) ? await (await import('./certificate-fonts.ts')).scriptFonts() : null
+  if (scripts) pdf.registerFontkit(scripts.fontkit)
+  const embedded = new Map<string, PDFFont>()
+  /** A line of the student's text in the standard fonts where they can write it, else in the script fonts. */
+  async function text(line: string, weight: Weight): Promise<Run<PDFFont>[]> {
+    if (!scripts || latin(line) === line) return fixed(latin(line), weight)
+    const runs: Run<PDFFont>[] = []
+    for (const run of runsOf(line, scripts.fonts)) {
+      if (run.font === null) {
+        runs.push({ text: run.text, font: standard[weight] })
+        continue
+      }
+      const key = `${run.font}-${weight}`
+      let font = embedded.get(key)
+      if (!font) {
+        font = await pdf.embedFont(scripts.fonts[run.font].bytes[weight], { subset: true })
+        embedded.set(key, font)
+      }
+      runs.push({ text: run.text, font })
+    }
+    return runs
+  }
   const width = page.getWidth()
   const height = page.getHeight()
 
@@ -84,16 +175,15 @@ export async function certificatePdf(c: Certificate, options: { verifyUrl: strin
     page.drawImage(logo, { x: (width - 64) / 2, y: y - 64, width: 64, height: 64 })
     y -= 64
   }
-  centred(page, latin(options.chapter), y - 24, regular, 13, MUTED)
-  centred(page, 'Certificate of Participation', y - 70, bold, 34, RED)
-  centred(page, 'This is to certify that', y - 116, regular, 15, MUTED)
-  centred(page, latin(c.name), y - 160, bold, 30)
-  centred(page, 'took part in', y - 196, regular, 15, MUTED)
-  centred(page, latin(c.event), y - 234, bold, 24)
-  const date = certificateDate(c.dates)
-  centred(page, latin(`organised by ${c.council}${date ? `, on ${date}` : ''}.`), y - 268, regular, 15, MUTED)
+  centred(page, await text(lines.chapter, 'regular'), y - 24, 13, MUTED)
+  centred(page, fixed('Certificate of Participation', 'bold'), y - 70, 34, RED)
+  centred(page, fixed('This is to certify that', 'regular'), y - 116, 15, MUTED)
+  centred(page, await text(lines.name, 'bold'), y - 160, 30, INK)
+  centred(page, fixed('took part in', 'regular'), y - 196, 15, MUTED)
+  centred(page, await text(lines.event, 'bold'), y - 234, 24, INK)
+  centred(page, await text(lines.organised, 'regular'), y - 268, 15, MUTED)
 
-  centred(page, `Verification code: ${printedCode(c.code)}`, 78, bold, 12)
-  centred(page, `Check it at ${options.verifyUrl}`, 60, regular, 10, MUTED)
+  centred(page, fixed(`Verification code: ${printedCode(c.code)}`, 'bold'), 78, 12, INK)
+  centred(page, fixed(`Check it at ${options.verifyUrl}`, 'regular'), 60, 10, MUTED)
   return pdf.save()
 }

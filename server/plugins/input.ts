@@ -21,8 +21,9 @@ export const input = fp(
       if ((body as string).trim() === '') return done(null, undefined)
       parseJson(request, body as string, done)
     })
-    app.addHook('preValidation', async (request) => {
-      if (hasNul(request.body)) throw badRequest('The request contains a character that is not allowed (NUL).')
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (hasNul(request.body)) return done(badRequest('The request contains a character that is not allowed (NUL).'))
+      done()
     })
   },
   { name: 'input' },

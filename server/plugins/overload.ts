@@ -67,6 +67,20 @@ export const overload = fp(
       queueSampler.unref()
     }
 
+    /**
+     * One 'close' listener per request, shared by all of them (issue 15: a closure and a second listener per
+     * request were a visible share of a rush's CPU): the request leaves the in-flight count and, when it was
+     * queued (preHandler below), the arrivals, its time to answer kept for the queue delay.
+     */
+    function finished(this: object) {
+      inFlight -= 1
+      const arrived = arrivals.get(this)
+      if (arrived === undefined) return
+      arrivals.delete(this)
+      const took = Date.now() - arrived
+      if (took < shortestMs) shortestMs = took
+    }
+
     const overloaded = () =>
       inFlight >= options.maxInFlight ||
       (maxQueueDelayMs > 0 && queueDelayMs > maxQueueDelayMs) ||
@@ -81,39 +95,37 @@ export const overload = fp(
     })
 
     // The first onRequest hook of the app (registered first): a refused request costs nothing more.
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback hooks, not async ones: they run on every request (issue 15: a promise less per hook per request).
+    app.addHook('onRequest', (request, reply, done) => {
       if (closing) {
-        return reply
+        reply
           .status(503)
           .header('retry-after', String(options.retryAfterSeconds))
           .header('connection', 'close')
           .send({ error: true, message: 'The server is restarting. Please try again in a few seconds.' })
+        return
       }
       if (overloaded()) {
         request.log.warn({ inFlight, queueDelayMs, eventLoopDelayMs: Math.round(stalledMs) }, 'overloaded: request refused with 503')
-        return reply
+        reply
           .status(503)
           .header('retry-after', String(options.retryAfterSeconds))
           .send({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
+        return
       }
       inFlight += 1
       // 'close' fires once whether the answer was sent or the client went away, so the count cannot leak.
-      reply.raw.once('close', () => (inFlight -= 1))
+      reply.raw.once('close', finished)
+      done()
     })
 
     // The queue is timed from when a request's body has arrived (issue 10: slow bodies): a client trickling a
     // body one byte at a time waits on itself, not on this instance, so hundreds of them never make the health
     // check or a student's call look queued. Node's requestTimeout (server/app.ts) bounds how long a body may take.
     if (maxQueueDelayMs > 0) {
-      app.addHook('preHandler', async (request, reply) => {
-        const key = reply.raw
-        const arrived = Date.now()
-        arrivals.set(key, arrived)
-        key.once('close', () => {
-          arrivals.delete(key)
-          const took = Date.now() - arrived
-          if (took < shortestMs) shortestMs = took
-        })
+      app.addHook('preHandler', (_request, reply, done) => {
+        arrivals.set(reply.raw, Date.now())
+        done()
       })
     }
 

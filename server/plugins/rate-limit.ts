@@ -4,7 +4,7 @@
 // Counters live in Redis when there is one (every instance behind the proxy shares them), in memory otherwise.
 // The limits and the reasoning behind them are in docs/deployment.md.
 import { createRequire } from 'node:module'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import rateLimitPlugin, { type FastifyRateLimitStore, type RateLimitOptions } from '@fastify/rate-limit'
 import { tooManyRequests } from '../errors.ts'
@@ -43,6 +43,39 @@ declare module 'fastify' {
     /** The `config.rateLimit` of each kind of route; `false` when the limits are off (tests that flood). */
     rateLimits: Record<keyof RateLimits, RateLimitOptions | false>
   }
+  interface FastifyRequest {
+    /** Set by the bearer check when it counted this request's per-student limit itself (see StudentRule). */
+    countedWithBearer?: boolean
+  }
+}
+
+/**
+ * A per-student limit (writes, door) with Redis: the bearer check (auth/hook.ts) counts it in the same Redis
+ * round trip as the revocation check (auth/revocations.ts checkAndCount), and @fastify/rate-limit lets such a
+ * request through uncounted (allowList). Same key, same counting, same answers (headers, 429, log) as the plugin.
+ */
+export interface StudentRule {
+  bucket: 'writes' | 'door'
+  limit: number
+  windowSeconds: number
+}
+
+/** The per-student rule of the route this request is for, if the bearer check is to count it. */
+export function studentRuleOf(request: FastifyRequest): StudentRule | undefined {
+  return (request.routeOptions.config as { rateLimit?: { perStudent?: StudentRule } } | undefined)?.rateLimit?.perStudent
+}
+
+/** The counter key of a student in a bucket (the plugin's key: `${bucket}:user:${id}`). */
+export const studentKey = (rule: StudentRule, userId: number) => `${rule.bucket}:user:${userId}`
+
+/** What @fastify/rate-limit does with a count: the headers, and past the limit a logged 429 with Retry-After. */
+export function answerStudentCount(request: FastifyRequest, reply: FastifyReply, rule: StudentRule, current: number, ttlMs: number) {
+  if (current > rule.limit) {
+    reply.header('x-ratelimit-limit', rule.limit).header('x-ratelimit-remaining', 0)
+    request.log.warn({ bucket: rule.bucket, who: `user:${request.userId}`, limit: rule.limit, windowSeconds: rule.windowSeconds }, 'rate limited')
+    throw tooManyRequests(Math.ceil(ttlMs / 1000), TOO_MANY)
+  }
+  reply.header('x-ratelimit-limit', rule.limit).header('x-ratelimit-remaining', rule.limit - current)
 }
 
 export const TOO_MANY = 'Too many requests. Please wait a moment and try again.'
@@ -66,7 +99,9 @@ export const rateLimit = fp(
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
       const { limit, windowSeconds } = limits[bucket] ?? RATE_LIMITS[bucket] ?? DOOR_DEFAULT
+      const perStudent: StudentRule | undefined = app.redis && (bucket === 'writes' || bucket === 'door') ? { bucket, limit, windowSeconds } : undefined
       return {
+        ...(perStudent ? { perStudent, allowList: (request: FastifyRequest) => request.countedWithBearer === true } : {}),
         max: limit,
         timeWindow: windowSeconds * 1000,
         keyGenerator: (request) => `${bucket}:${who[bucket](request)}`,

@@ -1,8 +1,9 @@
 // Redis for the counters several instances share (rate limits, wrong invite codes), through ioredis: commands
 // issued in one turn of the event loop go out in one write (auto-pipelining), every command has a deadline, and
 // a Redis outage becomes an error the caller decides about. Absent without REDIS_URL: the counters stay local.
+import { createRequire } from 'node:module'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +17,8 @@ declare module 'fastify' {
 export type { Redis }
 
 export function createRedis(url: string, { timeoutMs = 1000 } = {}): Redis {
+  // ioredis (about 28 MB resident) is loaded only when there is a Redis: not on an embedded start (issue 15 item 6).
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
   return new Redis(url, {
     enableAutoPipelining: true,
     commandTimeout: timeoutMs,

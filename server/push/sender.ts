@@ -1,8 +1,12 @@
 // Sends the outbox's notifications (server/db/push.ts) with Web Push: the payload encrypted (RFC 8291,
 // aes128gcm) and signed (VAPID) by the web-push library, posted with fetch. Runs in the push tick, off every
-// request's path. A subscription the push service answers 404 or 410 for is gone and is deleted.
-import webpush from 'web-push'
-import type { OutboxItem, PushRepository, Subscription } from '../db/push.ts'
+// request's path. A subscription the push service answers 404 or 410 for is gone and is deleted. A transient
+// failure (no answer, a timeout, 429 or 5xx) is queued again for that subscription with a growing delay (30 s,
+// 1, 2, 4 min; a 429's Retry-After when longer), up to MAX_ATTEMPTS sends in all; any other answer (400, 401,
+// 403, 413: a request the service will never take) is dropped at once.
+// web-push is loaded at the first send, not at start (issue 15 item 6).
+import type webpushTypes from 'web-push'
+import type { Notification, OutboxItem, PushRepository, Subscription } from '../db/push.ts'
 import type { Vapid } from './vapid.ts'
 
 /** What the service worker reads (src/sw.ts). */
@@ -13,6 +17,22 @@ export interface PushPayload {
   tag?: string
 }
 
+/** The payload of a notification from the outbox: what is encrypted and sent (test/e2e/push.spec.ts delivers the same). */
+export function pushPayload(n: Notification): PushPayload {
+  return { title: n.title, body: n.body, url: n.url, tag: n.tag }
+}
+
+/** Sends of one notification to one subscription, the first included. */
+export const MAX_ATTEMPTS = 5
+
+/** The wait before the attempt after `attempts` failed ones: 30 s, then doubled. */
+export const retryDelaySeconds = (attempts: number) => 30 * 2 ** (attempts - 1)
+
+/** A 429's Retry-After honoured up to this. */
+const MAX_RETRY_AFTER_SECONDS = 3600
+
+type Result = { kind: 'sent' | 'gone' | 'rejected' } | { kind: 'transient'; retryAfter?: number }
+
 export interface SendOptions {
   /** Only https push services (production): a subscription naming anything else is dropped. */
   httpsOnly: boolean
@@ -21,9 +41,10 @@ export interface SendOptions {
 }
 
 export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOptions) {
-  async function sendOne(sub: Subscription, payload: PushPayload): Promise<'sent' | 'gone' | 'failed'> {
-    if (options.httpsOnly && !sub.endpoint.startsWith('https:')) return 'gone'
-    let details: ReturnType<typeof webpush.generateRequestDetails>
+  async function sendOne(sub: Subscription, payload: PushPayload): Promise<Result> {
+    if (options.httpsOnly && !sub.endpoint.startsWith('https:')) return { kind: 'gone' }
+    const { default: webpush } = await import('web-push')
+    let details: ReturnType<typeof webpushTypes.generateRequestDetails>
     try {
       details = webpush.generateRequestDetails(sub, JSON.stringify(payload), {
         vapidDetails: vapid,
@@ -34,7 +55,7 @@ export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOpti
     } catch (err) {
       // Keys the library cannot use (a broken subscription): it can never be sent to.
       options.log?.('push subscription unusable', err)
-      return 'gone'
+      return { kind: 'gone' }
     }
     try {
       const res = await fetch(details.endpoint, {
@@ -45,26 +66,42 @@ export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOpti
         redirect: 'error',
       })
       await res.arrayBuffer().catch(() => undefined)
-      if (res.status === 404 || res.status === 410) return 'gone'
-      return res.ok ? 'sent' : 'failed'
+      if (res.ok) return { kind: 'sent' }
+      if (res.status === 404 || res.status === 410) return { kind: 'gone' }
+      if (res.status === 429 || res.status >= 500) return { kind: 'transient', retryAfter: retryAfterSeconds(res.headers.get('retry-after')) }
+      options.log?.(`push refused with ${res.status}`)
+      return { kind: 'rejected' }
     } catch (err) {
       options.log?.('push send failed', err)
-      return 'failed'
+      return { kind: 'transient' }
     }
   }
 
   return {
-    /** Sends what the outbox holds; answers counts. */
-    async drain(limit = 200): Promise<{ sent: number; gone: number; failed: number }> {
-      const counts = { sent: 0, gone: 0, failed: 0 }
+    /**
+     * Sends what the outbox holds and is due; answers counts: sent, gone (subscription deleted), failed (of
+     * which `retrying` were queued again).
+     */
+    async drain(limit = 200): Promise<{ sent: number; gone: number; failed: number; retrying: number }> {
+      const counts = { sent: 0, gone: 0, failed: 0, retrying: 0 }
       for (;;) {
         const items: OutboxItem[] = await repo.take(limit)
         if (items.length === 0) return counts
         const jobs = items.flatMap((item) =>
           item.subscriptions.map(async (sub) => {
-            const result = await sendOne(sub, { title: item.title, body: item.body, url: item.url, tag: item.tag })
-            counts[result] += 1
-            if (result === 'gone') await repo.forget(sub.endpoint)
+            const result = await sendOne(sub, pushPayload(item))
+            if (result.kind === 'sent') counts.sent += 1
+            else if (result.kind === 'gone') {
+              counts.gone += 1
+              await repo.forget(sub.endpoint)
+            } else {
+              counts.failed += 1
+              const attempts = item.attempts + 1
+              if (result.kind === 'transient' && attempts < MAX_ATTEMPTS) {
+                counts.retrying += 1
+                await repo.retry(item, sub.endpoint, attempts, Math.max(retryDelaySeconds(attempts), result.retryAfter ?? 0))
+              } else if (result.kind === 'transient') options.log?.(`push dropped after ${attempts} attempts`)
+            }
           }),
         )
         await Promise.all(jobs)
@@ -72,6 +109,14 @@ export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOpti
       }
     },
   }
+}
+
+/** Retry-After in seconds (a number of seconds or an HTTP date), bounded; undefined when absent or unreadable. */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value) return undefined
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined
+  return Math.min(Math.ceil(seconds), MAX_RETRY_AFTER_SECONDS)
 }
 
 export type PushSender = ReturnType<typeof pushSender>

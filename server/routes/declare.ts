@@ -17,5 +17,5 @@ export function declared<C extends CallSpec>(call: C) {
   }
   // A key present but undefined reads to Fastify as a schema it cannot find.
   for (const key of ['params', 'querystring', 'body'] as const) if (schema[key] === undefined) delete schema[key]
-  return { method: call.method, url: call.path, schema }
+  return { method: call.method, url: call.path, schema, ...(call.bodyLimit ? { bodyLimit: call.bodyLimit } : {}) }
 }

@@ -133,7 +133,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
   notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
   notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
-  doorClosed: { status: 409, message: DOOR_MESSAGES.doorClosed },
+  // A wrong state is 403 (API.md's conventions), as for the other calls outside their states.
+  doorClosed: { status: 403, message: DOOR_MESSAGES.doorClosed },
   scanIdReused: { status: 409, message: DOOR_MESSAGES.scanIdReused },
   unknownTicket: { status: 404, message: DOOR_MESSAGES.unknownTicket },
   notCheckedIn: { status: 409, message: DOOR_MESSAGES.notCheckedIn },
@@ -152,14 +153,14 @@ export const AROUND_MESSAGES = {
   notOnList: 'You are not on the waitlist.',
 } as const
 
-/** The HTTP refusal for a domain refusal. */
-export function refusal(reason: Refusal, detail?: string): HttpError {
+/** The HTTP refusal for a domain refusal (with Retry-After when the domain says how long to wait). */
+export function refusal(reason: Refusal, detail?: string, retryAfter?: number): HttpError {
   const { status, message } = REFUSALS[reason]
-  return new HttpError(status, detail ?? message)
+  return new HttpError(status, detail ?? message, retryAfter === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) })
 }
 
 /** The value of a successful outcome; a refusal is thrown as its HTTP error, for the error handler to send. */
 export function valueOf<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value
-  throw refusal(outcome.refusal, outcome.message)
+  throw refusal(outcome.refusal, outcome.message, outcome.retryAfter)
 }

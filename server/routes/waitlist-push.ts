@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { declared } from './declare.ts'
-import { AROUND_MESSAGES, valueOf } from './outcomes.ts'
+import { AROUND_MESSAGES, refusal, valueOf } from './outcomes.ts'
 
 /** The /p/ calls (inside the bearer scope). */
 export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -58,6 +58,8 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { event_id, title, body, to } = request.body
       const access = await app.rolesRepository.eventAccess(request.userId, event_id)
+      // No such event: 404 for an organiser, the same 403 as for a known event for anyone else (org.ts, unknownEvent).
+      if (!access && !(await app.orgRepository.hasOrganiserRole(request.userId))) throw refusal('notOrganiser')
       const sent = valueOf(await app.pushRepository.organiserMessage(request.userId, access, { eventId: event_id, title, body, to }))
       kick()
       return { error: false as const, sent }

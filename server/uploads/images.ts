@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import sharp from 'sharp'
 
 export const CARD_WIDTH = 400
 export const DETAILS_WIDTH = 1000
@@ -33,6 +32,8 @@ export interface Encoded {
 
 /** Decodes and re-encodes; throws when the bytes are not a readable image. */
 export async function encode(buffer: Buffer): Promise<Encoded> {
+  // sharp (libvips, about 28 MB resident) is loaded at the first upload, not at start (issue 15 item 6).
+  const { default: sharp } = await import('sharp')
   const source = () => sharp(buffer, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate()
   const details = await source().resize({ width: DETAILS_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
   const card = await source().resize({ width: CARD_WIDTH, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer({ resolveWithObject: true })

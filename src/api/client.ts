@@ -2,8 +2,9 @@
 // body and the stored bearer token; answers resolve with the response data, failures reject with an ApiError.
 // A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
 
-export const ACCESS_TOKEN = 'accessToken'
-export const REFRESH_TOKEN = 'refreshToken'
+import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
+
+export { ACCESS_TOKEN, REFRESH_TOKEN }
 
 /** SPEC §8: a 401 from any call rejects with this message, whatever the body said. */
 export const INVALID_TOKEN = 'Invalid Token'
@@ -11,11 +12,11 @@ export const NETWORK_MESSAGE = 'No connection to the server. Check your network 
 
 export class ApiError extends Error {
   /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS). */
-  readonly status: number
+  declare readonly status: number
   /** The Retry-After header of a 503, when the server sent one. */
-  readonly retryAfter?: string | null
+  declare readonly retryAfter?: string | null
   /** The refusal's whole body (the door's 409 ALREADY_CHECKED_IN carries who and when). */
-  readonly data?: unknown
+  declare readonly data?: unknown
   constructor(status: number, message: string, retryAfter?: string | null, data?: unknown) {
     super(message)
     this.name = 'ApiError'
@@ -56,9 +57,6 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
-const webLock = (run: () => Promise<void>): Promise<void> =>
-  globalThis.navigator?.locks ? globalThis.navigator.locks.request('campus-events-refresh', run).then(() => {}) : run()
-
 export interface RequestOptions {
   /** false: no bearer header and no refresh on 401 (sign-in and sign-out calls). */
   auth?: boolean
@@ -88,7 +86,7 @@ export function createClient({
   storage,
   onLogout,
   early,
-  lock = webLock,
+  lock,
   sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
 }: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
@@ -134,26 +132,19 @@ export function createClient({
   }
 
   /**
-   * SPEC §4: try the refresh token once. No token, or the server refusing it → onLogout. A refresh that could not
-   * reach the server (offline, 5xx, 429) rejects without logging out: the token may still be good.
+   * SPEC §4: try the refresh token once (src/api/refresh.ts, fetched on the first 401: a start with a good token
+   * never needs it). No token, or the server refusing it → onLogout. A refresh that could not reach the server
+   * (offline, 5xx, 429) rejects without logging out: the token may still be good.
    */
   function refresh(staleToken?: string | null): Promise<void> {
-    refreshing ??= lock(async () => {
-      // Another tab refreshed while this one waited for the lock: its tokens are in the shared storage.
-      if (staleToken !== undefined && storage.getItem(ACCESS_TOKEN) !== staleToken) return
-      const refreshToken = storage.getItem(REFRESH_TOKEN)
-      if (!refreshToken) logout()
-      const outcome = await send('/auth/refresh-token', { refreshToken }, null)
-      const error = fail(outcome)
-      if (error && (error.status === 0 || error.status === 429 || error.status >= 500)) throw error
-      const data = !error && (outcome as { data: any }).data
-      if (!data || typeof data.accessToken !== 'string') logout()
-      storage.setItem(ACCESS_TOKEN, data.accessToken)
-      // Refresh tokens rotate (API.md): the old one is now spent, keep the new one.
-      if (typeof data.refreshToken === 'string') storage.setItem(REFRESH_TOKEN, data.refreshToken)
-    }).finally(() => {
-      refreshing = null
-    })
+    refreshing ??= import('./refresh.ts')
+      .catch(() => {
+        throw new ApiError(0, NETWORK_MESSAGE)
+      })
+      .then(({ renew }) => renew({ send, fail, logout, storage, lock }, staleToken))
+      .finally(() => {
+        refreshing = null
+      })
     return refreshing
   }
 
@@ -197,9 +188,6 @@ export function createClient({
   return {
     request,
     refresh,
-    /** Whether this phone holds a session (either token). */
-    hasSession: () => !!(storage.getItem(ACCESS_TOKEN) || storage.getItem(REFRESH_TOKEN)),
-    refreshToken: () => storage.getItem(REFRESH_TOKEN),
     setTokens(accessToken: string, refreshToken: string) {
       storage.setItem(ACCESS_TOKEN, accessToken)
       storage.setItem(REFRESH_TOKEN, refreshToken)

@@ -7,7 +7,8 @@
 // Personal data: /logout clears all of localStorage (SPEC §2) and a sign-in clears these entries.
 import { ApiError, type TokenStorage } from './client.ts'
 
-const PREFIX = 'lastKnown:'
+/** Where the copies are kept in storage: `lastKnown:<key>` (src/api/last-known-copies.ts reads them too). */
+export const PREFIX = 'lastKnown:'
 
 export interface LastKnownStorage extends TokenStorage {
   readonly length: number
@@ -38,23 +39,8 @@ export function createLastKnown(storage: LastKnownStorage) {
     return data
   }
 
-  /** Whether a copy is kept under `key` (an event's details, for the offline tickets). */
-  const has = (key: string) => storage.getItem(PREFIX + key) !== null
-
-  /** Forgets every kept answer (another student signs in on this phone). */
-  function clear() {
-    const keys: string[] = []
-    for (let i = 0; i < storage.length; i++) {
-      const key = storage.key(i)
-      if (key?.startsWith(PREFIX)) keys.push(key)
-    }
-    keys.forEach((key) => storage.removeItem(key))
-  }
-
   return {
     remember,
-    has,
-    clear,
     /** `fromCopy` true: an answer came from the kept copy (offline); false: a fresh answer arrived. */
     listen(listener: (fromCopy: boolean) => void) {
       listeners.add(listener)

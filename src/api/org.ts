@@ -28,6 +28,8 @@ export function createOrgCalls(client: Pick<Client, 'request' | 'refresh'>, base
       post<Answer<'orgCouncilSave'>>('/org/p/council/save' satisfies PathOf<'orgCouncilSave'>, body).then((d) => d.council),
     organizers: (body: Request<'orgCouncilOrganizers'>) =>
       post<Answer<'orgCouncilOrganizers'>>('/org/p/council/organizers' satisfies PathOf<'orgCouncilOrganizers'>, body).then((d) => d.organizers),
+    /** Admins: the audit log, newest first, 100 a page; `before` an entry id to read on from. */
+    audit: (body: Request<'orgAudit'>) => post<Answer<'orgAudit'>>('/org/p/audit' satisfies PathOf<'orgAudit'>, body).then((d) => d.entries),
     /** One image as multipart/form-data; answers the stored image's address. */
     upload: async (file: Blob, name = 'image') => {
       const form = new FormData()

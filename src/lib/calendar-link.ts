@@ -4,10 +4,10 @@
 import { TIME_ZONE } from '../../contract/constants.ts'
 import { occurrences } from '../../contract/occurrences.ts'
 import { formatDate } from './dates.ts'
-import { formatUTC } from './dates.ts'
 
 // Google reads 'YYYYMMDDTHHmmssZ' as UTC and shows it in `ctz`, so the link is right from any phone zone.
-const stamp = (ms: number) => formatUTC(ms, '{YYYY}{MM}{DD}T{HH}{mm}{ss}Z')
+// '2026-11-21T13:00:00.000Z' → '20261121T130000Z' (the dates are usable ones: occurrences() drops the others).
+const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]|\.\d+/g, '')
 
 export interface CalendarEvent {
   name: string

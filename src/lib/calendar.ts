@@ -1,7 +1,7 @@
 // The calendar screen's arithmetic: the 42-cell month grid, which events fall on which IST day, the dots
 // and the day's schedule. Pure: day keys are 'YYYY-MM-DD' civil dates, handled as UTC midnights.
 import type { EventSummary } from '../../contract/types.ts'
-import { formatDayKey, formatTime, istDayKey, keyToUTC, ordinal, utcToKey } from './dates.ts'
+import { formatDayKey, formatTime, istDayKey, keyToUTC, ordinal, utcToKey } from './date-formats.ts'
 import { eventHref } from './event-href.ts'
 
 // Still importable from here (its own module keeps the first load of `/` free of the calendar arithmetic).

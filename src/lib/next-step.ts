@@ -23,7 +23,7 @@ export interface NextStep {
 }
 
 /** The soonest step still to come that changes the event's state, or null. */
-export function nextStep(event: { state: string; schedule?: Schedule | null }, now: number = Date.now()): NextStep | null {
+export function nextStep(event: { state?: string; schedule?: Schedule | null }, now: number = Date.now()): NextStep | null {
   if (!event.schedule) return null
   let best: { at: number; label: string } | null = null
   for (const [key, state, label] of STEPS) {

@@ -1,7 +1,9 @@
 // The council directory of POST /council/p/get, fetched each time the Councils screen opens.
 import { action, createModel, type ReadonlySignal } from '@preact/signals'
 import type { Council } from '../../contract/types.ts'
-import { api, lastKnown, type Api } from '../api/calls.ts'
+import { lastKnown } from '../api/calls.ts'
+import { accountApi as api } from '../api/account-calls.ts'
+import type { Api } from '../api/all-calls.ts'
 import { fetchedList } from './fetched-list.ts'
 
 export const CouncilsModel = createModel((getCouncils: Api['getCouncils']) => {

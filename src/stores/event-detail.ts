@@ -5,7 +5,9 @@
 import { action, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals'
 import type { DetailParticipant, EventDetail, SummaryParticipant } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
-import { api, type Api } from '../api/calls.ts'
+import type { Api } from '../api/all-calls.ts'
+import { api } from '../api/calls.ts'
+import { detailApi } from '../api/detail-calls.ts'
 import { aroundApi, type AroundApi } from '../api/around-calls.ts'
 import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
@@ -50,6 +52,8 @@ const newParticipant = (): DetailParticipant => ({
 
 /** setTimeout's longest delay (about 24 days); a step further away is planned when the page is opened nearer it. */
 const MAX_TIMER_MS = 2_147_483_647
+/** When the event is fetched again after a step of its schedule is due (ms after it). */
+const AFTER_STEP_MS = [1_500, 6_000, 15_000, 30_000, 60_000]
 
 /** An id the server could answer for; anything else ('abc', '0', '1.5') can only be "not found". */
 const isId = (id: string) => /^[1-9]\d{0,9}$/.test(id)
@@ -194,20 +198,26 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
   })
 
   // The next step of the event's schedule (lib/next-step), counted down in its last hour; at its minute the event
-  // is fetched again (and once more a few seconds later, should the server's move land after the first fetch), so
-  // a student who kept the page open sees the Register or RSVP button appear without reloading.
+  // is fetched again, and a few times more over the next minute should the server's move land late (a busy
+  // scheduler), so a student who kept the page open sees the Register or RSVP button appear without reloading.
+  // The timers follow the step's time, not each fetch: a step the server never takes is fetched 5 times, not forever.
   const clock = signal(Date.now())
   const next = computed<NextStep | null>(() => (event.value ? nextStep(event.value, clock.value) : null))
+  const nextAt = computed(() => next.value?.at ?? 0)
   effect(() => {
-    const step = next.value
-    if (!step) return
-    const left = step.at - Date.now()
-    if (left > MAX_TIMER_MS) return
-    const timers = [setTimeout(() => void fetchCurrent(), Math.max(0, left) + 1_500), setTimeout(() => void fetchCurrent(), Math.max(0, left) + 6_000)]
-    // In the last hour the countdown's words change: tick the clock every half minute.
-    if (left <= 3_600_000) timers.push(setTimeout(() => (clock.value = Date.now()), 30_000))
+    const at = nextAt.value
+    const left = at - Date.now()
+    if (!at || left > MAX_TIMER_MS) return
+    const timers = AFTER_STEP_MS.map((after) => setTimeout(() => void fetchCurrent(), Math.max(0, left) + after))
+    // Past the last fetch the step is over: the line moves on to the one after it.
+    timers.push(setTimeout(() => (clock.value = Date.now()), Math.max(0, left) + AFTER_STEP_MS.at(-1)! + 1_000))
+    // The countdown's words change by the minute: the clock ticks every half minute until the step's time.
+    const tick = setInterval(() => {
+      if (Date.now() < at) clock.value = Date.now()
+    }, 30_000)
     return () => {
       for (const t of timers) clearTimeout(t)
+      clearInterval(tick)
     }
   })
 
@@ -251,12 +261,19 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
 
 export type EventDetailStore = InstanceType<typeof EventDetailModel>
 
+/** A write's answer (register, RSVP) written into the events list: its card shows it without fetching the list again. */
+export function setParticipant(id: number, participant: SummaryParticipant) {
+  events.update((byState) =>
+    Object.fromEntries(Object.entries(byState).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))])),
+  )
+}
+
 export const eventDetail = new EventDetailModel({
   getEvent: api.getEvent,
-  register: api.register,
-  claimTicket: api.claimTicket,
-  rate: api.rate,
-  onChanged: (id, participant) => events.setParticipant(id, participant),
+  register: detailApi.register,
+  claimTicket: detailApi.claimTicket,
+  rate: detailApi.rate,
+  onChanged: setParticipant,
   releaseTicket: aroundApi.releaseTicket,
   waitlist: aroundApi.waitlist,
 })

@@ -5,14 +5,14 @@ import { action, signal } from '@preact/signals'
 import type { EventSummary } from '../../contract/types.ts'
 import type { Request } from '../../contract/api.ts'
 import { EVENT_STATES } from '../../contract/constants.ts'
-import { api, type Api } from '../api/calls.ts'
+import { api, type StartApi } from '../api/calls.ts'
 
 export type EventListQuery = Request<'events'>
 
 /** The calendar's month as the query's `month` field: 'YYYY-MM'. */
 export const monthQuery = (m: { year: number; month: number }): EventListQuery => ({ month: `${m.year}-${String(m.month).padStart(2, '0')}` })
 
-export function createEventLists(getEvents: Api['getEvents']) {
+export function createEventLists(getEvents: StartApi['getEvents']) {
   const lists = signal<ReadonlyMap<string, EventSummary[]>>(new Map())
   const error = signal<string | null>(null)
   const inFlight = new Map<string, Promise<void>>()

@@ -2,11 +2,11 @@
 // on demand.
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
-import type { EventsByState, EventSummary, SummaryParticipant } from '../../contract/types.ts'
+import type { EventsByState, EventSummary } from '../../contract/types.ts'
 import { EVENT_STATES } from '../../contract/constants.ts'
-import { api, type Api } from '../api/calls.ts'
+import { api, type StartApi } from '../api/calls.ts'
 
-export const EventsModel = createModel((getEvents: Api['getEvents']) => {
+export const EventsModel = createModel((getEvents: StartApi['getEvents']) => {
   const byState = signal<EventsByState>({})
   const loading = signal(false)
   const loaded = signal(false)
@@ -37,11 +37,9 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     return inFlight
   })
 
-  /** A write's answer (register, RSVP) written into the list: its cards show it without fetching the list again. */
-  const setParticipant = action((id: number, participant: SummaryParticipant) => {
-    byState.value = Object.fromEntries(
-      Object.entries(byState.value).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))]),
-    )
+  /** Changes the list in place (src/stores/event-detail.ts writes a register's or RSVP's answer into its card). */
+  const update = action((change: (list: EventsByState) => EventsByState) => {
+    byState.value = change(byState.value)
   })
 
   const reset = action(() => {
@@ -58,7 +56,7 @@ export const EventsModel = createModel((getEvents: Api['getEvents']) => {
     loaded: loaded as ReadonlySignal<boolean>,
     error: error as ReadonlySignal<string | null>,
     refresh,
-    setParticipant,
+    update,
     reset,
   }
 })

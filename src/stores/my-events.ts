@@ -2,7 +2,8 @@
 // change on other screens, so a copy from earlier could be stale.
 import { action, createModel, type ReadonlySignal } from '@preact/signals'
 import type { MyEvent } from '../../contract/types.ts'
-import { api, type Api } from '../api/calls.ts'
+import { accountApi as api } from '../api/account-calls.ts'
+import type { Api } from '../api/all-calls.ts'
 import { fetchedList } from './fetched-list.ts'
 
 export const MyEventsModel = createModel((getMyEvents: Api['getMyEvents']) => {

@@ -4,7 +4,8 @@
 // up: nothing here is needed before it, and the first load of `/` has a byte budget.
 import { effect } from '@preact/signals'
 import type { EventSummary } from '../../contract/types.ts'
-import { api, lastKnown } from '../api/calls.ts'
+import { api, appStorage } from '../api/calls.ts'
+import { isKept } from '../api/last-known-copies.ts'
 import { events } from './events.ts'
 import { offline } from './connection.ts'
 
@@ -14,7 +15,7 @@ function keepTicket(event: EventSummary) {
   const picture = event.event_page_image_url || event.banner_url
   // Through the service worker's picture cache; the answer itself is not needed here.
   if (picture) new Image().src = picture
-  if (!lastKnown.has(`event:${event.id}`)) api.getEvent(event.id).catch(() => {})
+  if (!isKept(appStorage, `event:${event.id}`)) api.getEvent(event.id).catch(() => {})
 }
 
 // After each fresh events list (a new ticket collected on this phone or another).

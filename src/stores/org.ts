@@ -3,9 +3,20 @@
 // their organisers. Screens read the signals and call the actions; only this file talks to src/api/org.ts.
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { AnyEventState } from '../../contract/constants.ts'
-import type { EventInput, ManagedCouncil, OrgEvent, OrgPerson, ParticipantRow, Question } from '../../contract/types.ts'
+import type { AuditEntry, EventInput, ManagedCouncil, OrgEvent, OrgPerson, ParticipantRow, Question } from '../../contract/types.ts'
 import { orgApi, type OrgApi } from '../api/org.ts'
 import { fetchedList } from './fetched-list.ts'
+
+/** The audit log's page size (contract/org.ts orgAudit): a full page means there may be older entries. */
+export const AUDIT_PAGE = 100
+
+export interface AuditLog {
+  /** The event it is narrowed to, or null for every event. */
+  eventId: number | null
+  entries: AuditEntry[]
+  /** The last page was full: older entries may follow. */
+  more: boolean
+}
 
 export interface Participants {
   eventId: number
@@ -41,6 +52,7 @@ export const OrgModel = createModel((api: OrgApi) => {
   const councilList = fetchedList(api.councils, 'councils')
   const participants = perEvent<Participants>('participants')
   const staff = perEvent<OrgPerson[]>('door volunteers')
+  const audit = perEvent<AuditLog>('audit log')
 
   /** The saved event replaces its old copy in the list, or joins it first. */
   const put = (event: OrgEvent) => {
@@ -79,6 +91,26 @@ export const OrgModel = createModel((api: OrgApi) => {
     /** Adds (or removes) a door volunteer by e-mail; rejects with the server's message. */
     changeStaff: action((eventId: number, email: string, remove?: boolean) => staff.load(eventId, () => api.staff({ event_id: eventId, email, remove }))),
 
+    audit: audit.value as ReadonlySignal<AuditLog | null>,
+    auditError: audit.error as ReadonlySignal<string | null>,
+    /**
+     * Admins: the audit log of every event (eventId null) or of one; `older` reads on after the entries held.
+     * A failure is kept in auditError (the entries held stay).
+     */
+    loadAudit: action((eventId: number | null, older = false) => {
+      const held = older && audit.isFor(eventId ?? 0) ? (audit.value.value?.entries ?? []) : []
+      const before = held.at(-1)?.id
+      return audit
+        .load(eventId ?? 0, () =>
+          api.audit({ ...(eventId ? { event_id: eventId } : {}), ...(before ? { before } : {}) }).then((page) => ({
+            eventId,
+            entries: [...held, ...page],
+            more: page.length >= AUDIT_PAGE,
+          })),
+        )
+        .catch(() => {})
+    }),
+
     councils: councilList.items as ReadonlySignal<ManagedCouncil[] | null>,
     councilsError: councilList.error as ReadonlySignal<string | null>,
     loadCouncils: action(councilList.load),
@@ -91,7 +123,7 @@ export const OrgModel = createModel((api: OrgApi) => {
     }),
     /** Forgets everything (tests; another user signing in reloads the page anyway). */
     reset: action(() => {
-      for (const s of [list.items, councilList.items, participants.value, staff.value] as { value: unknown }[]) s.value = null
+      for (const s of [list.items, councilList.items, participants.value, staff.value, audit.value] as { value: unknown }[]) s.value = null
     }),
     changeOrganizer: action(async (councilId: number, email: string, remove?: boolean) => {
       const organizers = await api.organizers({ council_id: councilId, email, remove })

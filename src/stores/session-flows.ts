@@ -9,7 +9,10 @@
 // is dropped from the address and ignored. A live session is never replaced without the student confirming.
 import { action } from '@preact/signals'
 import type { User } from '../../contract/types.ts'
-import { api, client, googleSignInUrl, lastKnown, type ProfileUpdate } from '../api/calls.ts'
+import { appStorage, client } from '../api/calls.ts'
+import { ACCESS_TOKEN, REFRESH_TOKEN } from '../api/token-keys.ts'
+import { forgetCopies } from '../api/last-known-copies.ts'
+import { accountApi as api, googleSignInUrl, type ProfileUpdate } from '../api/account-calls.ts'
 import { session } from './session.ts'
 
 /** Where the one-time value of a sign-in under way is kept (sessionStorage: this tab, until it closes). */
@@ -60,7 +63,7 @@ function randomState(): string {
 }
 
 /** Whether this phone holds a session (either token). */
-export const hasSession = () => client.hasSession()
+export const hasSession = () => !!(appStorage.getItem(ACCESS_TOKEN) || appStorage.getItem(REFRESH_TOKEN))
 
 /**
  * Starts a sign-in: keeps a new one-time value for it and answers the address the whole window goes to (the
@@ -74,8 +77,10 @@ export function beginSignIn(): string {
 
 /** Stores a sign-in's tokens; another student's last known answers must never show. */
 const accept = action((accessToken: string, refreshToken: string) => {
-  lastKnown.clear()
-  session.signIn(accessToken, refreshToken)
+  forgetCopies(appStorage)
+  client.setTokens(accessToken, refreshToken)
+  // Forget any previous user, so the next load fetches the new one.
+  session.reset()
 })
 
 /**
@@ -91,7 +96,7 @@ export const completeSignIn = action((hash: string, search: string): SignInCompl
     if (expected && back.state === expected) {
       store!.removeItem(SIGN_IN_STATE_KEY) // one time only
       const { accessToken, refreshToken } = back
-      if (!client.hasSession()) {
+      if (!hasSession()) {
         accept(accessToken, refreshToken)
         return { kind: 'signed-in' }
       }
@@ -100,7 +105,7 @@ export const completeSignIn = action((hash: string, search: string): SignInCompl
     // Not the answer to a sign-in this tab started: ignored.
     console.warn('sign-in tokens in the address were ignored: this browser did not start that sign-in')
   }
-  return client.hasSession() ? { kind: 'signed-in-already' } : { kind: 'none' }
+  return hasSession() ? { kind: 'signed-in-already' } : { kind: 'none' }
 })
 
 /**
@@ -109,7 +114,7 @@ export const completeSignIn = action((hash: string, search: string): SignInCompl
  * the last known answers), drops the service worker's personal pictures, and forgets the user.
  */
 export const signOut = action(() => {
-  const refreshToken = client.refreshToken()
+  const refreshToken = appStorage.getItem(REFRESH_TOKEN)
   if (refreshToken) api.logout(refreshToken).catch(() => {})
   localStorage.clear()
   // The student's photo and their tickets' events; the app shell is not personal.

@@ -3,8 +3,8 @@
 // list in any case. Screens read the signals; the layout redirects on `needsOnboarding`.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { User } from '../../contract/types.ts'
-import { ApiError, type Client } from '../api/client.ts'
-import { api, client, type Api } from '../api/calls.ts'
+import { ApiError } from '../api/client.ts'
+import { api, type StartApi } from '../api/calls.ts'
 import { events as appEvents, type Events } from './events.ts'
 
 /**
@@ -15,12 +15,11 @@ import { events as appEvents, type Events } from './events.ts'
 export type SessionStatus = 'idle' | 'loading' | 'ready' | 'error' | 'signed-out'
 
 interface SessionDeps {
-  me: Api['me']
-  client: Pick<Client, 'setTokens'>
+  me: StartApi['me']
   events: Pick<Events, 'refresh' | 'reset'>
 }
 
-export const SessionModel = createModel(({ me, client, events }: SessionDeps) => {
+export const SessionModel = createModel(({ me, events }: SessionDeps) => {
   const user = signal<User | null>(null)
   const status = signal<SessionStatus>('idle')
   const error = signal<string | null>(null)
@@ -65,12 +64,6 @@ export const SessionModel = createModel(({ me, client, events }: SessionDeps) =>
     return run
   })
 
-  /** Stores the tokens of a sign-in and forgets any previous user, so the next load fetches the new one. */
-  const signIn = action((accessToken: string, refreshToken: string) => {
-    client.setTokens(accessToken, refreshToken)
-    reset()
-  })
-
   /** After onboarding: the server's updated user. */
   const setUser = action((next: User) => {
     user.value = next
@@ -92,7 +85,6 @@ export const SessionModel = createModel(({ me, client, events }: SessionDeps) =>
     userData,
     needsOnboarding,
     load,
-    signIn,
     setUser,
     reset,
   }
@@ -100,4 +92,4 @@ export const SessionModel = createModel(({ me, client, events }: SessionDeps) =>
 
 export type Session = InstanceType<typeof SessionModel>
 
-export const session = new SessionModel({ me: api.me, client, events: appEvents })
+export const session = new SessionModel({ me: api.me, events: appEvents })

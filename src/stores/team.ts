@@ -3,7 +3,8 @@
 // `pending` says which action is in flight: the screens show its spinner and refuse a second press.
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { Team } from '../../contract/types.ts'
-import { api, type Api } from '../api/calls.ts'
+import type { Api } from '../api/all-calls.ts'
+import { teamApi as api } from '../api/team-calls.ts'
 import { ApiError } from '../api/client.ts'
 import { eventDetail, type EventDetailStore } from './event-detail.ts'
 import { events } from './events.ts'

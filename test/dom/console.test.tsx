@@ -208,3 +208,74 @@ describe('console', () => {
     expect(getByText(root, 'Bytes', 'h3').closest('li')!.textContent).toContain('Complete')
   })
 })
+
+describe('audit log (admins)', () => {
+  const admin = student({ roles: { admin: true, councils: [], door_events: [] } })
+  const entry = (id: number, over: Record<string, unknown> = {}) => ({
+    id,
+    at: '2026-11-21T13:00:00Z', // 6:30 PM IST
+    actor_id: 3,
+    actor_kind: 'user',
+    actor_name: 'Nisha Organiser',
+    action: 'event.state',
+    council_id: 1,
+    event_id: 5,
+    before: { state: 'DRAFT' },
+    after: { state: 'UPCOMING' },
+    ...over,
+  })
+
+  it('lists entries newest first with who, what, the event and the change; narrows to an event; reads on 100 at a time', async () => {
+    const firstPage = Array.from({ length: 100 }, (_, i) => entry(300 - i))
+    firstPage[0] = entry(300, {
+      actor_id: null,
+      actor_kind: 'scheduler',
+      actor_name: null,
+      before: { state: 'UPCOMING' },
+      after: { state: 'REGISTRATION_OPEN' },
+    })
+    const { root, server } = open('/manage/audit', admin, {
+      '/org/p/audit': (body) => {
+        if (body.event_id === 77) return [200, { error: false, entries: [entry(9, { event_id: 77, action: 'image.upload', before: null })] }]
+        if (body.before) return [200, { error: false, entries: [entry(150, { after: { long: 'x'.repeat(400) } })] }]
+        return [200, { error: false, entries: firstPage }]
+      },
+    })
+    await waitFor(() => getByText(root, 'Audit log', 'h1'))
+    expect(find(root, 'nav[aria-label="Console"]').textContent).toContain('Audit log')
+    await waitFor(() => getByText(root, '100 entries (more below)', 'p'))
+    const rows = () => [...root.querySelectorAll('tbody tr')]
+    const cells = (tr: Element) => [...tr.children].map((c) => c.textContent)
+    expect(cells(rows()[0])).toEqual(['Sat, 21 Nov, 6:30 PM', 'Scheduler', 'event.state', '5', '{"state":"UPCOMING"}', '{"state":"REGISTRATION_OPEN"}'])
+    expect(cells(rows()[1])[1]).toBe('Nisha Organiser')
+    expect(rows()[0].querySelector('a')?.getAttribute('href')).toBe('/manage/event/5')
+
+    // Older entries: `before` is the last id held; they join the list below; a long change is cut.
+    await click(getByText(root, 'Load older entries', 'button'))
+    await waitFor(() => getByText(root, '101 entries', 'p'))
+    expect(server.calls('/org/p/audit').at(-1)!.body).toEqual({ before: 201 })
+    const last = cells(rows()[100])
+    expect(last[5]!.length).toBe(160)
+    expect(last[5]!.endsWith('…')).toBe(true)
+    expect(root.textContent).not.toContain('Load older entries')
+
+    // One event: a wrong number is refused on the spot; a right one narrows the log.
+    const input = find<HTMLInputElement>(root, '#audit-event')
+    await typeInto(input, 'abc')
+    await click(getByText(root, 'Show', 'button'))
+    await waitFor(() => getByText(root, 'event_id must be a positive whole number', 'p'))
+    expect(input.getAttribute('aria-invalid')).toBe('true')
+    await typeInto(input, '77')
+    await click(getByText(root, 'Show', 'button'))
+    await waitFor(() => getByText(root, '1 entry of event 77', 'p'))
+    expect(server.calls('/org/p/audit').at(-1)!.body).toEqual({ event_id: 77 })
+    expect(cells(rows()[0]).slice(2)).toEqual(['image.upload', '77', '–', '{"state":"UPCOMING"}'])
+  })
+
+  it('an organiser who is not an admin has no audit tab, and the address says it is for admins', async () => {
+    const { root, server } = open('/manage/audit')
+    await waitFor(() => getByText(root, 'The audit log is for admins.', 'p'))
+    expect(find(root, 'nav[aria-label="Console"]').textContent).not.toContain('Audit log')
+    expect(server.calls('/org/p/audit')).toHaveLength(0)
+  })
+})

@@ -2,7 +2,7 @@
 // /logout when that cannot work, the events list afterwards in any case.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../src/api/client.ts'
-import { createCalls } from '../../src/api/calls.ts'
+import { createCalls } from '../../src/api/all-calls.ts'
 import { EventsModel } from '../../src/stores/events.ts'
 import { SessionModel } from '../../src/stores/session.ts'
 import { parseAuthReturn } from '../../src/stores/session-flows.ts'
@@ -14,7 +14,7 @@ function model() {
   const client = createClient({ storage: localStorage, onLogout })
   const api = createCalls(client)
   const events = new EventsModel(api.getEvents)
-  const session = new SessionModel({ me: api.me, client, events })
+  const session = new SessionModel({ me: api.me, events })
   return { session, events, onLogout }
 }
 

@@ -1,7 +1,7 @@
 // Shared by the team screen tests: the two screens inside a real LocationProvider/Router, fed by the real
 // EventDetail and Team models built over fake api functions that keep one event's state in memory, the way
 // the server would (create/join put the student in a team, remove/delete take members out).
-import { LocationProvider, Route, Router } from 'preact-iso'
+import { LocationProvider, Route, Router } from '../../src/lib/router.ts'
 import { vi } from 'vitest'
 import { participant } from '../fixtures/events.ts'
 import type { EventDetail, Team } from '../../contract/types.ts'
@@ -129,7 +129,7 @@ export const pathIs = (path: string) =>
     if (location.pathname !== path) throw new Error(`at ${location.pathname}, waiting for ${path}`)
   })
 
-/** Every address the app moves to from now on (preact-iso's route() goes through these two). */
+/** Every address the app moves to from now on (the router's route() goes through these two). */
 export function addressesVisited() {
   const seen: string[] = []
   for (const method of ['pushState', 'replaceState'] as const) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, devices, expect, test } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
+import { countingProxy, duplicates, isHashedAsset } from './support/counting-proxy.ts'
 import { collectedTicket, controlledBySW } from './support/offline.ts'
 import { newStudent, signIn, type Student } from './support/students.ts'
 
@@ -84,6 +85,38 @@ test('compressed and cached right: precompressed shell, immutable hashed assets,
   expect(api.status).toBe(200)
   expect(api.headers.get('content-encoding')).toBe('br')
   expect((await api.json()).error).toBe(false)
+})
+
+test('each byte fetched once: on a first visit the service worker takes the hashed files from the HTTP cache', async ({ page }) => {
+  // Through a proxy that counts what crosses the network, the service worker's own fetches included.
+  const proxy = await countingProxy(server.url)
+  try {
+    await page.addInitScript((t) => {
+      if (!localStorage.getItem('accessToken')) {
+        localStorage.setItem('accessToken', t.accessToken)
+        localStorage.setItem('refreshToken', t.refreshToken)
+      }
+    }, tokens)
+    await page.goto(proxy.url + '/')
+    await expect(page.getByText('Namaste')).toBeVisible({ timeout: 20_000 })
+    await controlledBySW(page) // installed: every file of the shell is in its cache
+    const build = JSON.parse(/^const BUILD = (.*);$/m.exec(readFileSync('dist/sw.js', 'utf8'))![1]) as { files: string[] }
+    const shell = build.files.filter(isHashedAsset)
+    const firstLoad = [...readFileSync('dist/index.html', 'utf8').matchAll(/ (?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1])
+    expect(firstLoad.length).toBeGreaterThan(0)
+    expect(shell).toEqual(expect.arrayContaining(firstLoad))
+    const fetched = proxy.log.map((f) => f.path)
+    // No hashed file twice: the install did not download again what the page had just loaded...
+    expect(duplicates(proxy.log, isHashedAsset)).toEqual({})
+    // ...and it did fetch the rest of the shell (the other screens' chunks), once each.
+    for (const file of shell)
+      expect(
+        fetched.filter((path) => path === file),
+        file,
+      ).toHaveLength(1)
+  } finally {
+    await proxy.close()
+  }
 })
 
 test('no network: the app starts to Home with the last known data and the notice, and the ticket opens with its barcode', async ({ page, context }) => {

@@ -2,29 +2,65 @@
 // a participant checked in at a COMPLETED event (its text, extracted with pdf.js, shows the name, the event, the
 // council and the verification code); anyone else gets 403 with a message, an unknown event 404; the code stays
 // the same across downloads; /verify/{code} confirms it as a page and as JSON, and says 404 for an unknown code.
+// A Devanagari or Tamil name is written with an embedded subset of Noto Sans for its script, not as '?'.
 import { fileURLToPath } from 'node:url'
 import { eq } from 'drizzle-orm'
+import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
-import { latin } from '../../server/feeds/certificate-pdf.ts'
+import { scriptFonts } from '../../server/feeds/certificate-fonts.ts'
+import { latin, runsOf } from '../../server/feeds/certificate-pdf.ts'
 import { normalCode } from '../../server/feeds/secrets.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 // pdf.js reads the metrics of the 14 standard fonts from files of its own.
 const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url))
 
-async function pdfText(data: Buffer): Promise<{ pages: number; text: string }> {
+async function pdfText(data: Buffer): Promise<{ pages: number; text: string; lines: string[] }> {
   const doc = await getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, standardFontDataUrl }).promise
   let text = ''
+  // The text drawn at one height, left to right: a line written in several fonts comes out of pdf.js in parts.
+  const rows = new Map<number, { x: number; str: string }[]>()
   for (let i = 1; i <= doc.numPages; i++) {
     const content = await (await doc.getPage(i)).getTextContent()
     text += `${content.items.map((item) => ('str' in item ? item.str : '')).join('\n')}\n`
+    for (const item of content.items) {
+      if (!('str' in item) || !item.str) continue
+      const y = Math.round(item.transform[5])
+      rows.set(y, [...(rows.get(y) ?? []), { x: item.transform[4], str: item.str }])
+    }
   }
+  const lines = [...rows.values()].map((parts) =>
+    parts
+      .sort((a, b) => a.x - b.x)
+      .map((p) => p.str)
+      .join(''),
+  )
   const pages = doc.numPages
   await doc.destroy()
-  return { pages, text }
+  return { pages, text, lines }
 }
+
+/** The fonts a PDF embeds or names: the BaseFont of each, and the bytes of its embedded font file (0: none). */
+async function pdfFonts(data: Buffer): Promise<{ name: string; fileBytes: number }[]> {
+  const pdf = await PDFDocument.load(new Uint8Array(data))
+  const fonts: { name: string; fileBytes: number }[] = []
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('FontDescriptor')) continue
+    const file = object.lookup(PDFName.of('FontFile2'))
+    fonts.push({ name: String(object.get(PDFName.of('FontName'))), fileBytes: file instanceof PDFRawStream ? file.contents.length : 0 })
+  }
+  const standard = pdf.context
+    .enumerateIndirectObjects()
+    .filter(([, o]) => o instanceof PDFDict && o.get(PDFName.of('Subtype')) === PDFName.of('Type1'))
+    .map(([, o]) => ({ name: String((o as PDFDict).get(PDFName.of('BaseFont'))), fileBytes: 0 }))
+  return [...standard, ...fonts].sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** The characters of a text, sorted: the same for a Devanagari line in its logical order and in the visual order
+ * of its glyphs (the i-matra before its consonant, the reph after), which is how text comes out of a PDF. */
+const letters = (text: string) => [...text.replace(/\s/g, '')].sort().join('')
 
 describe.each(DB_KINDS)('certificates on %s', (kind) => {
   let t: TestApp
@@ -88,6 +124,8 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
     expect(code).toBeDefined()
     expect(text).toContain(`http://app.test/api/v1/verify/${code}`)
     console.log(`certificate: ${ms.toFixed(0)} ms for the first download (code made), ${res.rawPayload.length} bytes, on ${kind}`)
+    // Latin-1 text: the standard fonts alone, nothing embedded.
+    expect((await pdfFonts(res.rawPayload)).map((f) => f.name)).toEqual(['/Helvetica', '/Helvetica-Bold'])
 
     // The same code on every download.
     const again = await download(id, student.auth)
@@ -106,6 +144,50 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
       error: false,
       certificate: { code, name: 'Zoë D’Souza', event: `RoboWars ${n}`, council: 'Robotics Council', date: '2026-11-20T10:00:00+05:30' },
     })
+  })
+
+  it('writes a Devanagari name and event with an embedded subset of Noto Sans Devanagari, not as ?', async () => {
+    const name = 'प्रिया शर्मा'
+    const eventName = 'रोबो वॉर्स'
+    const student = await t.student({ name })
+    const id = await event()
+    await t.database.db.update(schema.events).set({ name: eventName }).where(eq(schema.events.id, id))
+    await attend(id, student.id, true)
+    const res = await download(id, student.auth)
+    expect(res.statusCode, res.body).toBe(200)
+    const { pages, text, lines } = await pdfText(res.rawPayload)
+    expect(pages).toBe(1)
+    expect(text).not.toContain('?')
+    // pdf.js gives the glyphs' text in their visual order ("िप्रया शमार्"): every letter is there, none is lost.
+    expect(lines.map(letters)).toContain(letters(name))
+    expect(lines.map(letters)).toContain(letters(eventName))
+    expect(text).toContain('Robotics Council') // a Latin line stays in Helvetica
+    const fonts = await pdfFonts(res.rawPayload)
+    expect(fonts.map((f) => f.name.replace(/-\d+$/, ''))).toEqual(['/Helvetica', '/Helvetica-Bold', '/NotoSansDevanagari-Bold'])
+    // A subset: the font file is 220 KB, the glyphs used a few KB.
+    expect(fonts[2].fileBytes).toBeGreaterThan(0)
+    expect(fonts[2].fileBytes).toBeLessThan(20_000)
+    expect(res.rawPayload.length).toBeLessThan(40_000)
+  })
+
+  it('writes a Tamil name and council with a subset of Noto Sans Tamil, the Latin words beside them in Helvetica', async () => {
+    const name = 'கார்த்திக் சுப்ரமணியன்'
+    const student = await t.student({ name })
+    const id = await event()
+    const [{ id: tamilCouncil }] = await t.database.db
+      .insert(schema.councils)
+      .values({ slug: `tamil-${kind}`, name: 'தமிழ் மன்றம்' })
+      .returning({ id: schema.councils.id })
+    await t.database.db.update(schema.events).set({ organizerId: tamilCouncil }).where(eq(schema.events.id, id))
+    await attend(id, student.id, true)
+    const res = await download(id, student.auth)
+    expect(res.statusCode, res.body).toBe(200)
+    const { text, lines } = await pdfText(res.rawPayload)
+    expect(text).not.toContain('?')
+    expect(lines.map(letters)).toContain(letters(name))
+    expect(lines.map(letters)).toContain(letters('organised by தமிழ் மன்றம், on 20–21 November 2026.'))
+    const fonts = (await pdfFonts(res.rawPayload)).map((f) => f.name.replace(/-\d+$/, ''))
+    expect(fonts).toEqual(['/Helvetica', '/Helvetica-Bold', '/NotoSansTamil-Bold', '/NotoSansTamil-Regular'])
   })
 
   it('refuses with 403 a participant not checked in, a student not registered, and an event not completed; 404 an unknown event; 401 without a token', async () => {
@@ -157,6 +239,34 @@ describe('certificate text', () => {
     expect(latin('Łukasz')).toBe('?ukasz')
     expect(latin('Ǎnanya')).toBe('Ananya')
     expect(latin('आशा')).toBe('???')
+  })
+  it('splits a line into runs of one font, word by word: Latin-1 in the standard fonts (null), other words in the first script font that has them', async () => {
+    const { fonts } = await scriptFonts() // 0 Devanagari (with Latin Extended), 1 Tamil, 2 Bengali, 3 Kannada, 4 Malayalam
+    const runs = (text: string) => runsOf(text, fonts).map((r) => [r.text, r.font])
+    expect(runs('Priya प्रिया')).toEqual([
+      ['Priya ', null],
+      ['प्रिया', 0],
+    ])
+    expect(runs('Łukasz Kowalski')).toEqual([
+      ['Łukasz ', 0],
+      ['Kowalski', null],
+    ])
+    expect(runs('Rāhul शर्मा, KJSCE')).toEqual([
+      ['Rāhul शर्मा, ', 0],
+      ['KJSCE', null],
+    ])
+    // The Tamil font has no comma: the word is split, the comma in Helvetica.
+    expect(runs('தமிழ், 2026')).toEqual([
+      ['தமிழ்', 1],
+      [', 2026', null],
+    ])
+    expect(runs('অর্পিতা ಕನ್ನಡ മലയാളം')).toEqual([
+      ['অর্পিতা ', 2],
+      ['ಕನ್ನಡ ', 3],
+      ['മലയാളം', 4],
+    ])
+    // No font here has Telugu.
+    expect(runs('తెలుగు')).toEqual([['??????', null]])
   })
   it('reads codes the way people type them', () => {
     expect(normalCode('abcde-12345')).toBe('ABCDE12345')

@@ -74,8 +74,10 @@ describe('readable lines', () => {
       await t.close()
     }
     const text = out.join('')
-    expect(text).toMatch(/^\d\d:\d\d:\d\d INFO  incoming request POST \/api\/v1\/user\/p\/me\?accessToken=\[redacted\] \(req-1\)$/m)
-    expect(text).toMatch(/^\d\d:\d\d:\d\d INFO  request completed 401 \d+\.\d ms \(req-1\)$/m)
+    // One line for the refused request (plugins/logging.ts requestLog): the request, its time, status and reason.
+    expect(text).toMatch(
+      /^\d\d:\d\d:\d\d INFO  refused POST \/api\/v1\/user\/p\/me\?accessToken=\[redacted\] \d+\.\d ms status=401 reason=Invalid Token route=\/api\/v1\/user\/p\/me \(req-1\)$/m,
+    )
     expect(text).toMatch(/a note detail=call \[phone\]/)
     expect(text).not.toMatch(/eyJ|9876543210|^\{/m)
   })

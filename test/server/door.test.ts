@@ -191,6 +191,16 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
       w.users.door.auth,
     )
     expect(when.body.message).toBe('scanned_at must be an ISO date-time with offset')
+    // Instants outside the years 1 to 9999 (which the database cannot store) are refused the same way, not a 500.
+    for (const scanned_at of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '9999-12-31T23:59:59-14:00']) {
+      const odd = await doorPost(
+        t,
+        'sync',
+        { event_id: w.eventId, scans: [{ ticket_code: w.codes[0], scan_id: randomUUID(), gate: 'A', scanned_at }] },
+        w.users.door.auth,
+      )
+      expect(odd, scanned_at).toEqual({ status: 400, body: { error: true, message: 'scanned_at must be an ISO date-time with offset' } })
+    }
     const none = await doorPost(t, 'sync', { event_id: w.eventId }, w.users.door.auth)
     expect(none.body.message).toBe('scans is a required field')
     const gate = await doorPost(t, 'check-in', { event_id: w.eventId, ticket_code: w.codes[0], scan_id: randomUUID(), gate: '  ' }, w.users.door.auth)
@@ -230,7 +240,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     expect(Date.parse(list.body.as_of)).not.toBeNaN()
   })
 
-  it('works only in TICKET_OPEN, TICKET_CLOSED and ONGOING (409 with a message otherwise)', async () => {
+  it('works only in TICKET_OPEN, TICKET_CLOSED and ONGOING (403 with a message otherwise: API.md, 403 for a wrong state)', async () => {
     for (const state of ['TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING'] as const) {
       const w = await doorWorld(t, { state, holders: 1 })
       expect((await scan(w, w.codes[0])).status).toBe(200)
@@ -238,9 +248,41 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     for (const state of ['COMPLETED', 'REGISTRATION_OPEN', 'DRAFT'] as const) {
       const w = await doorWorld(t, { state, holders: 1 })
       const refused = await scan(w, w.codes[0])
-      expect(refused).toEqual({ status: 409, body: { error: true, message: DOOR_MESSAGES.doorClosed } })
-      expect((await doorPost(t, 'tickets', { event_id: w.eventId }, w.users.door.auth)).status).toBe(409)
+      expect(refused).toEqual({ status: 403, body: { error: true, message: DOOR_MESSAGES.doorClosed } })
+      expect((await doorPost(t, 'tickets', { event_id: w.eventId }, w.users.door.auth)).status).toBe(403)
+      expect((await doorPost(t, 'check-in/undo', { event_id: w.eventId, ticket_code: w.codes[0] }, w.users.door.auth)).status).toBe(403)
+      const sync = await doorPost(
+        t,
+        'sync',
+        { event_id: w.eventId, scans: [{ ticket_code: w.codes[0], scan_id: randomUUID(), gate: 'A', scanned_at: new Date().toISOString() }] },
+        w.users.door.auth,
+      )
+      expect(sync.status).toBe(403)
       expect((await doorPost(t, 'events', {}, w.users.door.auth)).body.events).toEqual([])
+    }
+  })
+})
+
+describe('the door and ids of no event', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await testApp()
+  }, 60_000)
+  afterAll(() => t?.close())
+
+  it('without any role an unknown event id is 403 as a known one is (no draft ids to discover); with a role it is 404', async () => {
+    const w = await doorWorld(t)
+    const unknown = 2_000_000_000
+    const bodies = {
+      'check-in': { event_id: unknown, ticket_code: w.codes[0], scan_id: randomUUID(), gate: 'North' },
+      tickets: { event_id: unknown },
+      'check-in/undo': { event_id: unknown, ticket_code: w.codes[0] },
+      sync: { event_id: unknown, scans: [] },
+    }
+    for (const [path, body] of Object.entries(bodies)) {
+      expect((await doorPost(t, path, body, w.users.student.auth)).status, `${path} as a student`).toBe(403)
+      expect((await doorPost(t, path, body, w.users.door.auth)).status, `${path} as a door volunteer`).toBe(404)
+      expect((await doorPost(t, path, body, w.users.organiser.auth)).status, `${path} as an organiser`).toBe(404)
     }
   })
 })

@@ -65,10 +65,11 @@ describe(`fuzz over every call on ${KIND}`, () => {
   const ids: Record<string, number> = {}
   const users: { id: number; auth: { authorization: string } }[] = []
   const inviteCodes: string[] = []
+  let councilId = 0
 
   beforeAll(async () => {
     t = await testApp({ kind: KIND })
-    const { events } = await importCatalogue(t.database.db, {
+    const { councils, events } = await importCatalogue(t.database.db, {
       councils: [{ slug: 'cc', name: 'Cultural Committee' }],
       events: [
         { slug: 'open', name: 'Open', dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state: 'REGISTRATION_OPEN' },
@@ -87,6 +88,7 @@ describe(`fuzz over every call on ${KIND}`, () => {
       ],
     })
     Object.assign(ids, events)
+    councilId = councils.cc
     for (let i = 0; i < 5; i++) users.push(await t.student())
     await t.database.db.insert(schema.participants).values(
       users.flatMap((u) => [
@@ -94,6 +96,10 @@ describe(`fuzz over every call on ${KIND}`, () => {
         { eventId: ids.done, userId: u.id },
       ]),
     )
+    // The last is an admin and the fourth an organiser of the council, so the organiser console's calls reach their
+    // handlers too (with a student's token they stop at the role check: an update with nothing to set once hid a 500 there).
+    await t.database.db.update(schema.users).set({ isAdmin: true }).where(sql`${schema.users.id} = ${users[4].id}`)
+    await t.database.db.insert(schema.councilOrganizers).values({ councilId: councils.cc, userId: users[3].id })
     // Two of them are on the door team of the ticketed event, so the door's calls reach their handlers.
     await t.database.db.insert(schema.eventStaff).values([users[0], users[1]].map((u) => ({ eventId: ids.tickets, userId: u.id })))
     // Two teams through the API, so the team calls have real teams, leaders and members to hit.
@@ -278,6 +284,10 @@ describe(`fuzz over every call on ${KIND}`, () => {
       // With Part 2's calls in the registry each call is drawn less often; a well-formed team now and then keeps the
       // create-team success below reachable on the default seed (a user already on a team is refused, as it should be).
       createTeam: () => ({ event_id: ids.team, team_name: `Fuzz team ${r.int(100_000)}` }),
+      // The console's updates start from an id (of an event no other call's success depends on), so an update
+      // with nothing or one thing to set is drawn.
+      orgEventSave: () => ({ id: ids.soon }),
+      orgCouncilSave: () => ({ id: councilId }),
     }
     const pathId = () => (r.chance(0.5) ? String(r.pick(Object.values(ids))) : enc(str(anyValue()).slice(0, 200)))
     // Every call of the contract registry: a call declared there is fuzzed without a change here.

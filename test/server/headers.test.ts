@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ANSWERS_BODY_LIMIT, EVENT_SAVE_BODY_LIMIT } from '../../contract/org.ts'
 import { BODY_LIMIT } from '../../server/app.ts'
 import { contentSecurityPolicy, inlineScripts, inlineStyleHashes } from '../../server/plugins/security-headers.ts'
 import { testApp, type TestApp } from './helpers.ts'
@@ -119,14 +120,20 @@ describe('body size and timeouts', () => {
   it('bodies over 16 KB get 413 with the JSON error shape, on several calls, signed in or not', async () => {
     const { auth } = await t.student()
     const big = JSON.stringify({ event_id: 1, team_name: 'x'.repeat(BODY_LIMIT) })
-    for (const url of [
-      '/api/v1/auth/refresh-token',
-      '/api/v1/user/p/update',
-      '/api/v1/event/p/claim-ticket',
-      '/api/v1/event/p/create-team/',
-      '/api/v1/auth/dev',
-    ]) {
+    for (const url of ['/api/v1/auth/refresh-token', '/api/v1/user/p/update', '/api/v1/event/p/claim-ticket', '/api/v1/auth/dev']) {
       const res = await t.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: big })
+      expect(res.statusCode, url).toBe(413)
+      expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.' })
+    }
+    // The calls that carry answers to registration questions, or a whole event, take what their field limits allow
+    // (contract: bodyLimit), and no more.
+    for (const [url, limit] of [
+      ['/api/v1/event/p/create-team/', ANSWERS_BODY_LIMIT],
+      ['/api/v1/event/p/register-for-event', ANSWERS_BODY_LIMIT],
+      ['/api/v1/org/p/event/save', EVENT_SAVE_BODY_LIMIT],
+    ] as const) {
+      const over = JSON.stringify({ event_id: 1, team_name: 'x'.repeat(limit) })
+      const res = await t.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: over })
       expect(res.statusCode, url).toBe(413)
       expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.' })
     }

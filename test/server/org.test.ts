@@ -293,6 +293,72 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     expect((await call('/org/p/event/save', { id: w.eventId, ticket_count: 2 }, w.users.organiser.auth)).status).toBe(200)
   })
 
+  it('without an organiser role an unknown event id is 403 as a known one is (no draft ids to discover); an organiser gets 404', async () => {
+    const w = await world()
+    const unknown = 2_000_000_000
+    const calls: [string, (id: number) => unknown][] = [
+      ['/org/p/event/save', (id) => ({ id, name: 'X' })],
+      ['/org/p/event/state', (id) => ({ event_id: id, state: 'UPCOMING' })],
+      ['/org/p/event/participants', (id) => ({ event_id: id })],
+      ['/org/p/event/staff', (id) => ({ event_id: id })],
+      ['/org/p/event/notify', (id) => ({ event_id: id, title: 'T', body: 'B', to: 'PARTICIPANTS' })],
+    ]
+    for (const [path, body] of calls) {
+      for (const role of ['student', 'door'] as const) {
+        expect((await call(path, body(w.eventId), w.auth(role))).status, `${path} as ${role}, the draft`).toBe(403)
+        expect((await call(path, body(unknown), w.auth(role))).status, `${path} as ${role}, no such event`).toBe(403)
+      }
+      expect((await call(path, body(unknown), w.auth('organiser'))).status, `${path} as organiser, no such event`).toBe(404)
+    }
+    const csv = (id: number, role: Role) => t.app.inject({ method: 'GET', url: `/api/v1/org/p/event/${id}/participants.csv`, headers: w.auth(role) })
+    expect((await csv(unknown, 'student')).statusCode).toBe(403)
+    expect((await csv(unknown, 'organiser')).statusCode).toBe(404)
+  })
+
+  it('an update that sends only the id (or only unknown fields) answers the event unchanged, writing nothing', async () => {
+    const w = await world()
+    const before = await hashes()
+    for (const body of [{ id: w.eventId }, { id: w.eventId, unknown_field: 'x', tickets_sold: 9 }]) {
+      const res = await call('/org/p/event/save', body, w.users.organiser.auth)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      expect(res.body.event).toMatchObject({ id: w.eventId, name: 'Hack Night', state: 'DRAFT', tickets_sold: 0 })
+    }
+    expect(await hashes()).toEqual(before)
+    expect((await call('/org/p/event/save', { id: w.eventId }, w.users.otherOrganiser.auth)).status).toBe(403)
+  })
+
+  it('an event as large as the field limits allow (Devanagari long_description, twenty questions of fifty options) is saved, not 413', async () => {
+    const w = await world()
+    const questions = Array.from({ length: 20 }, (_, i) => ({
+      label: `प्रश्न ${i} ${'क'.repeat(150)}`,
+      kind: 'CHOICE',
+      options: Array.from({ length: 50 }, (_, j) => `${j} ${'ख'.repeat(195)}`),
+    }))
+    const res = await call('/org/p/event/save', { id: w.eventId, long_description: 'न'.repeat(20_000), questions }, w.users.organiser.auth)
+    expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(200)
+    expect(res.body.event.long_description).toHaveLength(20_000)
+    expect(res.body.event.questions).toHaveLength(20)
+    // Beyond any field's limit, the body is still refused whole.
+    const huge = await call('/org/p/event/save', { id: w.eventId, long_description: 'x'.repeat(3_000_000) }, w.users.organiser.auth)
+    expect(huge.status).toBe(413)
+  })
+
+  it('dates and schedule times outside the years 1 to 9999 answer 400 naming the field (the database cannot store them), not 500', async () => {
+    const w = await world()
+    const before = await hashes()
+    for (const v of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '9999-12-31T23:59:59-14:00']) {
+      const schedule = await call('/org/p/event/save', { id: w.eventId, schedule: { ends_at: v } }, w.users.organiser.auth)
+      expect(schedule, v).toEqual({
+        status: 400,
+        body: { error: true, message: 'schedule.ends_at must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30' },
+      })
+      const dates = await call('/org/p/event/save', { id: w.eventId, dates: [v] }, w.users.organiser.auth)
+      expect(dates, v).toEqual({ status: 400, body: { error: true, message: 'dates must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30' } })
+    }
+    expect(await hashes()).toEqual(before)
+    expect((await call('/org/p/event/save', { id: w.eventId, schedule: { ends_at: '0001-01-01T00:00:00Z' } }, w.users.organiser.auth)).status).toBe(200)
+  })
+
   it('a manual state move wins over the schedule, is audited, and tells the listeners', async () => {
     const w = await world()
     const seen: unknown[] = []
@@ -341,6 +407,15 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     expect(list.body.councils.map((c: any) => c.id)).toEqual([id])
     expect((await call('/org/p/council/save', { name: '' }, w.users.admin.auth)).body.message).toBe('name is a required field')
     expect((await call('/org/p/council/save', { id: 999999, name: 'X' }, w.users.admin.auth)).status).toBe(404)
+    // Only the id (or only unknown fields): the council as it is, nothing written (was a 500: an UPDATE with nothing to set).
+    const before = await hashes()
+    for (const body of [{ id }, { id, slug: 'x', organizers: [] }]) {
+      const same = await call('/org/p/council/save', body, w.users.admin.auth)
+      expect(same.status, JSON.stringify(same.body)).toBe(200)
+      expect(same.body.council).toEqual(created.body.council)
+    }
+    expect(await hashes()).toEqual(before)
+    expect((await call('/org/p/council/save', { id: 999999 }, w.users.admin.auth)).status).toBe(404)
   })
 
   it('the participants list and the CSV: BOM, formula guard, comma and quote, Devanagari, a column per question', async () => {

@@ -41,6 +41,17 @@ describe('registration questions', () => {
     expect(await rows(eventId)).toEqual([])
   })
 
+  it('answers as long as their limits allow, in Devanagari (3 bytes a character), fit the body limit of these calls', async () => {
+    const id = await makeEvent(t, { maPpt: 1 })
+    const long = Array.from({ length: 10 }, (_, i) => ({ id: `l${i}`, label: `Essay ${i}`, kind: 'LONG_TEXT' as const, options: [], required: true }))
+    await t.database.db.update(schema.events).set({ questions: long }).where(eq(schema.events.id, id))
+    const answers = Object.fromEntries(long.map((q) => [q.id, 'न'.repeat(2_000)]))
+    const s = await t.student()
+    const res = await post(t, 'register-for-event', { event_id: id, answers }, s.auth)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect((await rows(id))[0]!.answers).toEqual(answers)
+  })
+
   it('answers not an object: 400 naming answers', async () => {
     const eventId = await eventWithQuestions(1)
     const s = await t.student()

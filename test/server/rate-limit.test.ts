@@ -1,7 +1,8 @@
 // Rate limits (issue 6): per student on writes, per address on sign-in, 429 with Retry-After and the JSON
 // error shape; counters in memory, or in Redis shared by several instances; the invite-code limiter on Redis.
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { accessTokens } from '../../server/auth/tokens.ts'
 import { RATE_LIMITS } from '../../server/plugins/rate-limit.ts'
 import { createRedis, type Redis } from '../../server/plugins/redis.ts'
 import { redisAttemptLimiter } from '../../server/teams/redis-attempt-limiter.ts'
@@ -175,6 +176,40 @@ describe('limits in Redis, shared by two instances', () => {
     const statuses = answers.map((r) => r.statusCode)
     expect(statuses.filter((s) => s === 429)).toHaveLength(17)
     expect(statuses.filter((s) => s === 404)).toHaveLength(3)
+  })
+
+  it('a write costs one Redis round trip (the session check and the count in one script); a revoked session is refused uncounted', async () => {
+    const sign = (t: TestApp) => accessTokens(new TextEncoder().encode(t.config.jwtSecret!)).sign
+    const rate = (t: TestApp, authorization: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/event/p/rate', headers: { ...json, authorization }, payload: { event_id: 999, rating: 3 } })
+    // One write first, so the script is loaded in Redis (ioredis sends EVALSHA, and EVAL once if Redis lacks it).
+    const warm = await one.student()
+    await rate(one, `Bearer ${await sign(one)(warm.id, randomUUID())}`)
+
+    const { id } = await one.student()
+    const sessionId = randomUUID()
+    const bearer = `Bearer ${await sign(one)(id, sessionId)}`
+    const monitor = await redis.monitor()
+    const seen: string[] = []
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args.some((a) => a.startsWith(prefix))) seen.push(args[0].toLowerCase())
+    })
+    try {
+      const res = await rate(one, bearer)
+      expect(res.statusCode).toBe(404)
+      expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual(['3', '2'])
+      await new Promise((r) => setTimeout(r, 100))
+      expect(seen).toEqual(['evalsha'])
+    } finally {
+      monitor.disconnect()
+    }
+    expect(await redis.get(`${prefix}rate:writes:user:${id}`)).toBe('1')
+
+    // Logged out on instance one; instance two (nothing cached for the session) learns it in the same trip.
+    await one.app.revocations.revoke(sessionId)
+    const refused = await rate(two, bearer)
+    expect(refused.statusCode).toBe(401)
+    expect(await redis.get(`${prefix}rate:writes:user:${id}`)).toBe('1')
   })
 
   it('a Redis outage lets requests through (logged) rather than failing them', async () => {

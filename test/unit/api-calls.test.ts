@@ -1,7 +1,7 @@
 // Each call of SPEC §7 / API.md goes to its path with its body, and resolves with what the screens use.
 import { describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../src/api/client.ts'
-import { createCalls } from '../../src/api/calls.ts'
+import { createCalls } from '../../src/api/all-calls.ts'
 
 function recorder(answer: Record<string, unknown>) {
   const data = new Map([

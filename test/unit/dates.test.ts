@@ -1,7 +1,8 @@
 // IST formatting must not depend on the machine's zone: `npm run test:tz` runs this file under
 // America/Los_Angeles (UTC-8/-7 with DST), Pacific/Kiritimati (UTC+14) and UTC.
 import { describe, expect, test } from 'vitest'
-import { addDays, formatDate, formatDateTime, formatDayKey, formatIST, formatTime, formatUTC, istDayKey, ordinal, todayKeyIST } from '../../src/lib/dates.ts'
+import { addDays, formatDateTime, formatDayKey, formatTime, formatUTC, istDayKey, ordinal, todayKeyIST } from '../../src/lib/date-formats.ts'
+import { formatDate, formatIST } from '../../src/lib/dates.ts'
 
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone
 

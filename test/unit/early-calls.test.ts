@@ -3,8 +3,9 @@
 // when the refresh fails), and the kept answers of src/api/last-known.ts stand in when the network is gone.
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, INVALID_TOKEN, createClient, type EarlyCalls } from '../../src/api/client.ts'
-import { createCalls } from '../../src/api/calls.ts'
+import { createCalls } from '../../src/api/all-calls.ts'
 import { createLastKnown } from '../../src/api/last-known.ts'
+import { forgetCopies } from '../../src/api/last-known-copies.ts'
 import { memoryStorage as storage } from '../fixtures/storage.ts'
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
@@ -109,9 +110,9 @@ describe('last known answers', () => {
     await expect(api.getEvent(5)).rejects.toMatchObject({ status: 404 })
   })
 
-  it('clear() forgets the kept answers and nothing else', async () => {
+  it('forgetCopies() forgets the kept answers and nothing else', async () => {
     const store = storage({ accessToken: 'A1', 'lastKnown:me': '{}', 'lastKnown:events': '{}', other: 'x' })
-    createLastKnown(store).clear()
+    forgetCopies(store)
     expect([...store.data.keys()].sort()).toEqual(['accessToken', 'other'])
     const api = createCalls(createClient({ fetch: offlineFetch, storage: store, onLogout: vi.fn() }), createLastKnown(store))
     await expect(api.me()).rejects.toMatchObject({ status: 0 })

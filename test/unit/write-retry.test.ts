@@ -2,7 +2,7 @@
 // Retry-After plus jitter, a bounded number of times, while the caller (the button, 'RSVPing') keeps waiting;
 // other calls and other statuses are never retried.
 import { describe, expect, it, vi } from 'vitest'
-import { createCalls, WRITE_RETRIES } from '../../src/api/calls.ts'
+import { createCalls, WRITE_RETRIES } from '../../src/api/all-calls.ts'
 import { ApiError, createClient, retryDelay } from '../../src/api/client.ts'
 
 function memoryStorage() {

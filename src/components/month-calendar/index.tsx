@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks'
 import type { EventSummary } from '../../../contract/types.ts'
 import { addMonths, dotsFor, eventsByDay, monthGrid, monthOfKey, monthTitle, type Month } from '../../lib/calendar.ts'
-import { addDays, formatDayKey } from '../../lib/dates.ts'
+import { addDays, formatDayKey } from '../../lib/date-formats.ts'
 import s from './style.module.css'
 
 export interface MonthCalendarProps {

@@ -3,10 +3,10 @@
 // The selected day is kept in the address (/calendar?day=2026-11-21, replaced as the student picks days), so Back
 // from an event of the schedule returns to the day they were looking at; the Calendar tab opens on today.
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { useLocation } from 'preact-iso'
+import { useLocation } from '../../lib/router.ts'
 import { MonthCalendar } from '../../components/month-calendar/index.tsx'
 import { addMonths, isDayKey, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
-import { formatDayKey, todayKeyIST } from '../../lib/dates.ts'
+import { formatDayKey, todayKeyIST } from '../../lib/date-formats.ts'
 import { eventLists, monthQuery } from '../../stores/event-lists.ts'
 import { events } from '../../stores/events.ts'
 import s from './style.module.css'

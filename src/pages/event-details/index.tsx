@@ -1,22 +1,21 @@
 // Event details (SPEC §2, §4): image, share, add to calendar, date and time, venue, participants, activity
 // link, About the Event, fee, and the bottom action button of lib/action-button with the Register and RSVP
 // flows. The event, the flow under way and the button come from the event-detail store.
+import type { ComponentType } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { useRoute } from 'preact-iso'
+import { useRoute } from '../../lib/router.ts'
 import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
 import type { EventDetail } from '../../../contract/types.ts'
-import { RatingPopup } from '../../components/rating-popup/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { calendarLinks } from '../../lib/calendar-link.ts'
-import type { Certificate as CertificateLink } from './certificate.tsx'
 import { feedbackFor } from '../../lib/feedback.ts'
-import { formatDate, formatTime } from '../../lib/dates.ts'
+import { formatDate } from '../../lib/dates.ts'
+import { formatTime } from '../../lib/date-formats.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ChildList } from './children.tsx'
-import type { WaitlistPanel as Panel } from './waitlist.tsx'
 import s from './style.module.css'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
@@ -44,28 +43,27 @@ async function share(event: EventDetail) {
 
 const WAITLIST_STATES = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN'])
 
-/** Give back, waitlist and "Notify me" (issue 13), fetched as a chunk of their own only for events with tickets. */
-function WaitlistSlot({ event }: { event: EventDetail }) {
-  const wanted = event.is_ticket_feature_enabled && event.Participant !== false && WAITLIST_STATES.has(event.state)
-  const [Loaded, setLoaded] = useState<typeof Panel | null>(null)
+/**
+ * A part of the page fetched as a chunk of its own only when it shows: give back, waitlist and "Notify me"
+ * (issue 13) for events with tickets, the certificate button, and the Register form of an event that asks
+ * registration questions.
+ */
+function Chunk<P extends object>({ load, props }: { load: () => Promise<ComponentType<P>>; props: P }) {
+  const [Loaded, setLoaded] = useState<ComponentType<P> | null>(null)
   useEffect(() => {
-    if (wanted && !Loaded) import('./waitlist.tsx').then((m) => setLoaded(() => m.WaitlistPanel)).catch((err) => console.error('waitlist chunk failed', err))
-  }, [wanted, Loaded])
-  return wanted && Loaded ? <Loaded event={event} /> : null
-}
-
-/** The certificate button, fetched as a chunk of its own only when it shows. */
-function CertificateSlot({ eventId }: { eventId: number }) {
-  const [Loaded, setLoaded] = useState<typeof CertificateLink | null>(null)
-  useEffect(() => {
-    if (!Loaded) import('./certificate.tsx').then((m) => setLoaded(() => m.Certificate)).catch((err) => console.error('certificate chunk failed', err))
-  }, [Loaded])
-  return Loaded ? <Loaded eventId={eventId} /> : null
+    load().then(
+      (c) => setLoaded(() => c),
+      (err) => console.error('chunk failed', err),
+    )
+  }, [])
+  return Loaded ? <Loaded {...props} /> : null
 }
 
 export default function EventDetails() {
   const { id } = useRoute().params
   const [rating, setRating] = useState(false)
+  // The event whose Register form (questions asked) is open, if any.
+  const [asking, setAsking] = useState(0)
 
   useEffect(() => {
     setRating(false)
@@ -123,7 +121,7 @@ export default function EventDetails() {
       case 'claim-ticket': {
         const which = button.action
         bottom = (
-          <button type="button" class="button" onClick={() => run(which)}>
+          <button type="button" class="button" onClick={() => (which === 'register' && event.questions?.length ? setAsking(event.id) : run(which))}>
             {button.label}
           </button>
         )
@@ -231,26 +229,32 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
-      {certified && <CertificateSlot eventId={event.id} />}
+      {certified && <Chunk load={() => import('./certificate.tsx').then((m) => m.Certificate)} props={{ eventId: event.id }} />}
       <ChildList parent={event} />
       {/* In the page, not in the fixed bar: its dialog must open above the navigation, and the bar stays one
           button high so the toasts above it keep clear of it (issue 14 item 2). */}
-      {!eventDetail.pending.value && <WaitlistSlot event={event} />}
+      {!eventDetail.pending.value && event.is_ticket_feature_enabled && event.Participant !== false && WAITLIST_STATES.has(event.state) && (
+        <Chunk load={() => import('./waitlist.tsx').then((m) => m.WaitlistPanel)} props={{ event }} />
+      )}
+      {asking === event.id && <Chunk load={() => import('./register-form.tsx').then((m) => m.RegisterForm)} props={{ event, onClose: () => setAsking(0) }} />}
       <div class={s.bar}>{bottom}</div>
+      {/* Lazy: only a student rating a completed event needs it (the service worker holds it for offline). */}
       {rating && (
-        <RatingPopup
-          feedback={feedbackFor(event)}
-          onClose={() => setRating(false)}
-          onSubmit={(n) =>
-            eventDetail.rate(n).then(
-              () => showToast(RATING_TOAST),
-              (err) => {
-                console.error('rating failed', err)
-                showToast((err as Error).message, 'error')
-                throw err
-              },
-            )
-          }
+        <Chunk
+          load={() => import('../../components/rating-popup/index.tsx').then((m) => m.RatingPopup)}
+          props={{
+            feedback: feedbackFor(event),
+            onClose: () => setRating(false),
+            onSubmit: (n: number) =>
+              eventDetail.rate(n).then(
+                () => showToast(RATING_TOAST),
+                (err) => {
+                  console.error('rating failed', err)
+                  showToast((err as Error).message, 'error')
+                  throw err
+                },
+              ),
+          }}
         />
       )}
     </article>

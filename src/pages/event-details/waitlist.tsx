@@ -7,7 +7,7 @@ import type { EventDetail } from '../../../contract/types.ts'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { formatTime } from '../../lib/dates.ts'
+import { formatTime } from '../../lib/date-formats.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import s from './waitlist.module.css'
 

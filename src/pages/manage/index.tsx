@@ -2,7 +2,7 @@
 // rest of the address; each screen is a lazy chunk of its own, so no console code or CSS is in a student's first
 // load and no screen's chunk carries the others'. Reached from Profile by users with a role; the server checks
 // every call again (403), this only spares a student screens they cannot use.
-import { ErrorBoundary, lazy, useRoute } from 'preact-iso'
+import { ErrorBoundary, lazy, useRoute } from '../../lib/router.ts'
 import { session } from '../../stores/session.ts'
 import './console.css'
 
@@ -11,11 +11,13 @@ const EventPage = lazy(() => import('./event.tsx'))
 const Editor = lazy(() => import('./editor.tsx'))
 const Participants = lazy(() => import('./participants.tsx'))
 const Admin = lazy(() => import('./admin.tsx'))
+const Audit = lazy(() => import('./audit.tsx'))
 
 /** Which screen an address under /manage shows: '' the events, 'event/new', 'event/7', 'event/7/edit'… */
-export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'admin'; id?: number } {
+export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'admin' | 'audit'; id?: number } {
   const [first, id, sub] = rest.split('/').filter(Boolean)
   if (first === 'admin') return { screen: 'admin' }
+  if (first === 'audit') return { screen: 'audit' }
   if (first === 'event' && id === 'new') return { screen: 'editor' }
   if (first === 'event' && /^\d{1,9}$/.test(id ?? '')) {
     const n = Number(id)
@@ -52,6 +54,11 @@ export default function Manage() {
             Councils
           </a>
         )}
+        {roles.admin && (
+          <a href="/manage/audit" aria-current={path === '/manage/audit' ? 'page' : undefined}>
+            Audit log
+          </a>
+        )}
       </nav>
       {/* Renders the screen again once its chunk is in (the app's Router only waits for its own routes). */}
       <ErrorBoundary>
@@ -60,6 +67,7 @@ export default function Manage() {
         {screen === 'editor' && <Editor key={id ?? 'new'} id={id} />}
         {screen === 'participants' && <Participants id={id!} />}
         {screen === 'admin' && <Admin />}
+        {screen === 'audit' && (roles.admin ? <Audit /> : <p class="page-message">The audit log is for admins.</p>)}
       </ErrorBoundary>
     </div>
   )

@@ -2,7 +2,8 @@
 // them (image, dates and times in IST, venue, fee, about), from the form as it is now.
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
-import { formatDate, formatTime } from '../../lib/dates.ts'
+import { formatDate } from '../../lib/dates.ts'
+import { formatTime } from '../../lib/date-formats.ts'
 import { fromLocalInput } from '../../lib/org-event.ts'
 import { formatFee } from '../../lib/money.ts'
 import type { EventForm } from './rules.ts'

@@ -3,23 +3,12 @@
 // zod (~5 KB brotli, most of the 6 KB a chunk may weigh); test/dom/console-rules.test.ts holds the two to the
 // same answer over a table of forms.
 import type { RegistrationType } from '../../../contract/constants.ts'
+import { EVENT_LIMITS } from '../../../contract/limits.ts'
 import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
 
-/** contract/org.ts EVENT_LIMITS, the ones a form can reach. */
-export const LIMITS = {
-  name: 120,
-  description: 500,
-  long_description: 20_000,
-  venue: 200,
-  url: 2_000,
-  dates: 30,
-  tags: 20,
-  tag: 40,
-  fee: 1_000_000,
-  ppt: 100,
-  ticket_count: 1_000_000,
-}
+/** The event's field limits (contract/limits.ts), which the server checks too. */
+export const LIMITS = EVENT_LIMITS
 
 export interface EventForm {
   name: string

@@ -2,13 +2,14 @@
 // are the server's (see rules.ts); a field shows its message once touched.
 // A refusal from the server is shown in a 3-second toast; success goes to the team's page.
 import { useRef, useState } from 'preact/hooks'
-import { useLocation } from 'preact-iso'
+import { useLocation } from '../../lib/router.ts'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { refusalOf, teamActions, type TeamStore } from '../../stores/team.ts'
 import { EventNotFound, TEAMS_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
-import { answerError } from '../../../contract/questions.ts'
+import { answerError, checkAnswers } from '../../../contract/questions.ts'
+import { QuestionFields, questionFieldId } from '../../components/question-fields/index.tsx'
 import { inviteCodeError, teamNameError } from './rules.ts'
 import styles from './style.module.css'
 
@@ -57,18 +58,18 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
   const pending = teams.pending.value
 
   const questions = event.questions ?? []
-  const answerErrors = Object.fromEntries(questions.map((q) => [q.id, answerError(q, answers[q.id])]))
-  const firstWrong = questions.find((q) => answerErrors[q.id])
+  const checked = checkAnswers(questions, answers)
 
   const submit = async (field: Field) => {
     touch(field)
     const input = field === 'name' ? nameInput.current : codeInput.current
     if (field === 'name' ? nameError : codeError) return input?.focus()
-    if (firstWrong) {
+    if ('error' in checked) {
       setAnswered(Object.fromEntries(questions.map((q) => [q.id, true])))
-      return questionsBox.current?.querySelector<HTMLElement>(`#q-${firstWrong.id}`)?.focus()
+      const wrong = questions.find((q) => answerError(q, answers[q.id]))
+      return wrong && questionsBox.current?.querySelector<HTMLElement>(`#${questionFieldId(wrong.id)}`)?.focus()
     }
-    const sent = questions.length > 0 ? answers : undefined
+    const sent = questions.length > 0 ? checked.answers : undefined
     try {
       const joined = field === 'name' ? await teams.create(event.id, name.trim(), sent) : await teams.join(event.id, code.trim(), sent)
       // undefined: another team action was still running and this press was ignored.
@@ -132,49 +133,14 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
       {questions.length > 0 && (
         <fieldset ref={questionsBox} class={styles.card}>
           <legend>The organisers ask</legend>
-          {questions.map((q) => {
-            const error = answered[q.id] ? answerErrors[q.id] : null
-            const props = {
-              id: `q-${q.id}`,
-              value: answers[q.id] ?? '',
-              'aria-invalid': error ? true : undefined,
-              'aria-describedby': error ? `q-${q.id}-error` : undefined,
-              'aria-required': q.required || undefined,
-              onBlur: () => setAnswered((prev) => ({ ...prev, [q.id]: true })),
-              onInput: (e: { currentTarget: { value: string } }) => {
-                const value = e.currentTarget.value
-                setAnswers((prev) => ({ ...prev, [q.id]: value }))
-                setAnswered((prev) => ({ ...prev, [q.id]: true }))
-              },
-            }
-            return (
-              <div key={q.id}>
-                <label for={`q-${q.id}`}>
-                  {q.label}
-                  {q.required ? '' : ' (optional)'}
-                </label>
-                {q.kind === 'LONG_TEXT' ? (
-                  <textarea {...props} rows={4} maxLength={2000} />
-                ) : q.kind === 'CHOICE' ? (
-                  <select {...props} onChange={props.onInput}>
-                    <option value="">Choose…</option>
-                    {q.options.map((o) => (
-                      <option key={o} value={o}>
-                        {o}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  <input {...props} type={q.kind === 'URL' ? 'url' : 'text'} maxLength={q.kind === 'URL' ? 2000 : 200} autoComplete="off" />
-                )}
-                {error && (
-                  <p id={`q-${q.id}-error`} class={styles.error}>
-                    {error}
-                  </p>
-                )}
-              </div>
-            )
-          })}
+          <QuestionFields
+            questions={questions}
+            answers={answers}
+            touched={answered}
+            onAnswer={(qid, value) => setAnswers((prev) => ({ ...prev, [qid]: value }))}
+            onTouch={(qid) => setAnswered((prev) => (prev[qid] ? prev : { ...prev, [qid]: true }))}
+            classes={styles}
+          />
         </fieldset>
       )}
 

@@ -1,0 +1,27 @@
+// The writes of the event-details screen (register, RSVP, rate), loaded with it (src/stores/event-detail.ts), not
+// with the first screen. Writes resolve with the whole answer ({message, participant...}) so a screen can show the
+// server's words. Typed from the contract like calls.ts.
+import type { Answer, PathOf, Request } from '../../contract/api.ts'
+import type { Client } from './client.ts'
+import { client } from './calls.ts'
+
+/** How many times a 503 of an idempotent write (claim, register) is retried (issue 15): at most 4 requests. */
+export const WRITE_RETRIES = 3
+
+export function createDetailCalls({ request: post }: Client) {
+  return {
+    // Safe to repeat (a second one is refused, never doubled): a 503 of the server shedding a burst is retried.
+    register: (eventId: number) =>
+      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>, {
+        retries: WRITE_RETRIES,
+      }),
+    claimTicket: (eventId: number) =>
+      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>, {
+        retries: WRITE_RETRIES,
+      }),
+    rate: (eventId: number, rating: number) =>
+      post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
+  }
+}
+
+export const detailApi = createDetailCalls(client)

@@ -1,0 +1,117 @@
+// Register on an individual event that asks registration questions (API.md Part 2 "Registration questions"): a
+// dialog with the questions, checked on touch with contract/questions.ts (the server's rules and words), whose
+// Register sends the answers with register-for-event. A chunk of its own, fetched only when such an event's
+// Register is tapped; an event without questions keeps its one-tap Register.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { answerError, checkAnswers } from '../../../contract/questions.ts'
+import type { EventDetail } from '../../../contract/types.ts'
+import { QuestionFields, questionFieldId } from '../../components/question-fields/index.tsx'
+import { Spinner } from '../../components/spinner/index.tsx'
+import { showToast } from '../../components/toast/index.tsx'
+import { registerAnswers } from '../../stores/register-answers.ts'
+import s from './register-form.module.css'
+
+const FOCUSABLE = 'button:not([disabled]), input, select, textarea'
+
+export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: () => void }) {
+  const questions = event.questions ?? []
+  const [answers, setAnswers] = useState<Record<string, string>>({})
+  const [touched, setTouched] = useState<Record<string, boolean>>({})
+  const [refusal, setRefusal] = useState<string | null>(null)
+  const box = useRef<HTMLFormElement>(null)
+  const busy = registerAnswers.pending.value
+  // Read in the key listener, so it never closes the dialog while the registration is on its way.
+  const latest = useRef({ busy, onClose })
+  latest.current = { busy, onClose }
+
+  // The first question takes focus; Escape cancels; Tab stays inside; focus goes back to Register when it closes.
+  useLayoutEffect(() => {
+    const opener = document.activeElement as HTMLElement | null
+    box.current?.querySelector<HTMLElement>(FOCUSABLE.replace('button:not([disabled]), ', ''))?.focus()
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !latest.current.busy) {
+        e.preventDefault()
+        latest.current.onClose()
+      } else if (e.key === 'Tab' && box.current) {
+        const all = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)]
+        const [first, last] = [all[0], all[all.length - 1]]
+        const inside = box.current.contains(document.activeElement)
+        if (e.shiftKey ? document.activeElement === first || !inside : document.activeElement === last || !inside) {
+          e.preventDefault()
+          ;(e.shiftKey ? last : first)?.focus()
+        }
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      if (opener?.isConnected) opener.focus()
+    }
+  }, [])
+
+  // The event no longer takes this registration (registered meanwhile on another device, registration closed):
+  // the form goes, the reason the server gave (if any) as a toast, and the page shows what the server holds.
+  const open = event.state === 'REGISTRATION_OPEN' && event.Participant === false
+  useEffect(() => {
+    if (open) return
+    if (refusal) showToast(refusal, 'error')
+    onClose()
+  }, [open])
+
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    if (busy) return
+    setRefusal(null)
+    const checked = checkAnswers(questions, answers)
+    if ('error' in checked) {
+      setTouched(Object.fromEntries(questions.map((q) => [q.id, true])))
+      const wrong = questions.find((q) => answerError(q, answers[q.id]))
+      if (wrong) document.getElementById(questionFieldId(wrong.id))?.focus()
+      return
+    }
+    const outcome = await registerAnswers.submit(event.id, checked.answers)
+    if (!outcome) return
+    // A refusal (or no network) keeps the answers here, with the reason, to correct or try again.
+    if ('refusal' in outcome) return setRefusal(outcome.refusal)
+    showToast(outcome.toast)
+    onClose()
+  }
+
+  return (
+    <div
+      class={s.backdrop}
+      onClick={(e) => {
+        if (e.target === e.currentTarget && !busy) onClose()
+      }}
+    >
+      <form ref={box} class={s.dialog} role="dialog" aria-modal="true" aria-labelledby="register-title" onSubmit={submit} noValidate>
+        <h2 id="register-title" class={s.title}>
+          Register for {event.name}
+        </h2>
+        <p class={s.intro}>The organisers ask:</p>
+        <QuestionFields
+          questions={questions}
+          answers={answers}
+          touched={touched}
+          onAnswer={(id, value) => setAnswers((prev) => ({ ...prev, [id]: value }))}
+          onTouch={(id) => setTouched((prev) => (prev[id] ? prev : { ...prev, [id]: true }))}
+          classes={s}
+        />
+        {refusal && (
+          <p class={s.refusal} role="alert">
+            {refusal}
+          </p>
+        )}
+        <div class={s.actions}>
+          <button type="button" class="button button-secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button" disabled={busy} aria-busy={busy || undefined}>
+            {busy && <Spinner size="sm" label="Registering" />}
+            Register
+          </button>
+        </div>
+      </form>
+    </div>
+  )
+}
