@@ -44,6 +44,9 @@ test.afterAll(async () => {
 })
 
 async function expectNoSeriousViolations(page: Page, screen: string) {
+  // The splash covers everything for 1.5 s after a navigation and fades out; axe reads its text mid-fade as
+  // low contrast, so the check waits for it to go, as a11y.spec.ts does.
+  await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })
     await page.waitForTimeout(200)
