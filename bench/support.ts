@@ -124,7 +124,7 @@ export interface RedisMonitor {
 }
 
 /** A private redis-server on a free port (no persistence), so what it sees is this bench's alone. */
-export async function privateRedis(): Promise<{ url: string; monitor(): Promise<RedisMonitor>; stop(): void }> {
+export async function privateRedis(): Promise<{ url: string; pid: number | undefined; monitor(): Promise<RedisMonitor>; stop(): void }> {
   const port = await freePort()
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
   const cli = (...args: string[]) => execSync(`redis-cli -p ${port} ${args.join(' ')}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
@@ -137,6 +137,7 @@ export async function privateRedis(): Promise<{ url: string; monitor(): Promise<
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid,
     async monitor() {
       // MONITOR prints every command with its source: "[db address]" for a client, "[db lua]" inside a script.
       const mon = spawn('redis-cli', ['-p', String(port), 'MONITOR'], { stdio: ['ignore', 'pipe', 'ignore'] })

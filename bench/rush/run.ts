@@ -1,9 +1,10 @@
 // `npm run bench:rush` (issues 6 and 15): the ticket rush on PostgreSQL through the REAL HTTP server, against the
 // server's floor.
 //
-// One fresh database with 2,000 registered students and one event of 500 tickets per round. A round: every
+// One fresh database with 8,000 registered students and one event of 2,000 tickets per round. A round: every
 // student claims once (10% of them twice, at the same time, as a double tap), 200 claims in flight at a time:
-// 500 succeed (200) and the rest are refused (409 sold out or already yours): the mix of a real rush.
+// 2,000 succeed (200) and the rest are refused (409 sold out or already yours): the mix of a real rush. (Rounds of
+// 2,200 claims lasted 0.1-0.2 s, a few ticks of the CPU clock; 8,800 make each round's figures steadier.)
 // The floor (issue 15 item 4): a bare Fastify process (bench/rush/floor.ts) with one trivial route answering 200,
 // driven by the same load generator with the same requests (body, bearer header) and concurrency. Floor rounds
 // and claim rounds alternate (RUSH_ROUNDS of each, the order swapped every round); the medians over the rounds of
@@ -13,7 +14,7 @@
 // Then two instances on one PostgreSQL and one Redis (requests round-robin), and the negative control: the same
 // harness against a deliberately unsafe read-then-write claim that exists only in this file, which must oversell.
 // Prints tickets sold, refusals by reason, 5xx, latency, claims per second, CPU ms per claim (servers, database,
-// load generator), log bytes per claim and the load average; writes bench-results/rush.json.
+// Redis, load generator), log bytes per claim and the load average; writes bench-results/rush.json.
 //
 // Environment: DATABASE_URL or TEST_DATABASE_URL (an admin URL: fresh databases are created next to it and
 // dropped after), REDIS_URL (default: a private redis-server), RUSH_STUDENTS, RUSH_TICKETS, RUSH_CONCURRENCY,
@@ -32,8 +33,8 @@ import { type Child, cpuMsOf, databases, freePort, median, percentile, privateRe
 
 const ONLY = process.env.RUSH_ONLY
 const ADMIN_URL = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://root@127.0.0.1:5432/test'
-const STUDENTS = Number(process.env.RUSH_STUDENTS ?? 2000)
-const TICKETS = Number(process.env.RUSH_TICKETS ?? 500)
+const STUDENTS = Number(process.env.RUSH_STUDENTS ?? 8000)
+const TICKETS = Number(process.env.RUSH_TICKETS ?? 2000)
 const CONCURRENCY = Number(process.env.RUSH_CONCURRENCY ?? 200)
 const ROUNDS = Number(process.env.RUSH_ROUNDS ?? 5)
 const LOG_LEVEL = process.env.RUSH_LOG_LEVEL ?? 'info'
@@ -205,29 +206,31 @@ async function soldIn(databaseUrl: string, eventIds: number[]) {
 }
 
 /**
- * CPU spent by the given processes and by the PostgreSQL backends of the bench database, and by this load
+ * CPU spent by the given processes, by the PostgreSQL backends of the bench database, by the private Redis, and by this load
  * generator: on a shared 2-core machine latency moves with whatever else runs, CPU per request much less, so
  * it shows what a change to the claim path did even on a noisy run.
  */
-async function cpuMeter(databaseUrl: string | null, processes: Child[]) {
+async function cpuMeter(databaseUrl: string | null, processes: Child[], redisPid?: number) {
   const database = databaseUrl ? new URL(databaseUrl).pathname.slice(1) : null
   const backends = async () => (database ? (await admin`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`).map((r) => r.pid as number) : [])
   const startBackends = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]))
   const startProcesses = processes.map((s) => cpuMsOf(s.child.pid))
+  const startRedis = cpuMsOf(redisPid)
   const startSelf = process.cpuUsage()
   return async () => {
     const self = process.cpuUsage(startSelf)
     const server = processes.reduce((sum, s, i) => sum + cpuMsOf(s.child.pid) - startProcesses[i], 0)
     let db = 0
     for (const pid of await backends()) db += cpuMsOf(pid) - (startBackends.get(pid) ?? 0)
-    return { servers: server, database: db, loadGenerator: (self.user + self.system) / 1000 }
+    const redis = redisPid ? cpuMsOf(redisPid) - startRedis : 0
+    return { servers: server, database: db, redis, loadGenerator: (self.user + self.system) / 1000 }
   }
 }
 
 type Cpu = Awaited<ReturnType<Awaited<ReturnType<typeof cpuMeter>>>>
 const perRequest = (cpu: Cpu[], requests: number) => {
   const sum = (k: keyof Cpu) => round3(cpu.reduce((n, c) => n + c[k], 0) / requests)
-  return { servers: sum('servers'), database: sum('database'), loadGenerator: sum('loadGenerator') }
+  return { servers: sum('servers'), database: sum('database'), redis: sum('redis'), loadGenerator: sum('loadGenerator') }
 }
 
 interface RoundResult {
@@ -286,7 +289,7 @@ async function realScenario(instances: number) {
     const claimRound = async (eventId: number): Promise<RoundResult> => {
       const body = JSON.stringify({ event_id: eventId })
       const order = claimOrder(userIds)
-      const cpu = await cpuMeter(databaseUrl, servers)
+      const cpu = await cpuMeter(databaseUrl, servers, ownRedis?.pid)
       const { answers, seconds } = await pool(
         order.map((id, i) => () => post(target(i), '/api/v1/event/p/claim-ticket', body, { authorization: bearer.get(id)! })),
       )
@@ -442,7 +445,8 @@ function print(r: Result) {
   }
   if (r.cpuMsPerClaim) {
     const c = r.cpuMsPerClaim
-    console.log(`   CPU ms per claim: servers ${c.servers}, database ${c.database}, load generator ${c.loadGenerator}`)
+    const redisCpu = ownRedis ? `, Redis ${c.redis}` : ', Redis not measured (shared REDIS_URL)'
+    console.log(`   CPU ms per claim: servers ${c.servers}, database ${c.database}${redisCpu}, load generator ${c.loadGenerator}`)
     console.log(
       `   Redis commands per claim (sent by the servers; a script is one): ${r.redisCommandsPerClaim ?? 'not counted (shared REDIS_URL)'} ${JSON.stringify(r.redisCommandsByName ?? {})}; log bytes per claim: ${r.logBytesPerClaim}`,
     )

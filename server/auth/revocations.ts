@@ -24,22 +24,42 @@ export interface Counted {
   ttlMs: number
 }
 
-// KEYS[1]: the session's revocation key ('' for a token without a session), KEYS[2]: the counter. The counting is
-// @fastify/rate-limit's RedisStore script (INCR, PEXPIRE on the first, else PTTL), on the same keys.
+// Pairs of keys, one pair a request: KEYS[2i-1] the session's revocation key ('' for a token without a session),
+// KEYS[2i] its counter, ARGV[i] the counter's window in ms; the answer is three numbers a pair. The counting is
+// @fastify/rate-limit's RedisStore script (INCR, PEXPIRE on the first, else PTTL), on the same keys. (Keys of one
+// call need one hash slot on a Redis Cluster: not supported here, as a single Redis is what deployment.md asks.)
 const CHECK_AND_COUNT = `
-if KEYS[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then return {1, 0, 0} end
-local current = redis.call('INCR', KEYS[2])
-local ttl
-if current == 1 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[1])
-  ttl = tonumber(ARGV[1])
-else
-  ttl = redis.call('PTTL', KEYS[2])
+local out = {}
+for i = 1, #KEYS, 2 do
+  local window = tonumber(ARGV[(i + 1) / 2])
+  if KEYS[i] ~= '' and redis.call('EXISTS', KEYS[i]) == 1 then
+    out[#out + 1] = 1; out[#out + 1] = 0; out[#out + 1] = 0
+  else
+    local current = redis.call('INCR', KEYS[i + 1])
+    local ttl = window
+    if current == 1 then redis.call('PEXPIRE', KEYS[i + 1], window) else ttl = redis.call('PTTL', KEYS[i + 1]) end
+    out[#out + 1] = 0; out[#out + 1] = current; out[#out + 1] = ttl
+  end
 end
-return {0, current, ttl}
+return out
 `
 type WithCheckAndCount = Redis & {
-  campusCheckAndCount(revocationKey: string, counterKey: string, windowMs: number): Promise<[number, number, number]>
+  /** The number of keys first (the script takes any number of pairs), then the keys, then the windows. */
+  campusCheckAndCount(...args: (string | number)[]): Promise<number[]>
+}
+
+/**
+ * The most requests one script call answers. The checks of the requests that arrive in one turn of the event
+ * loop go to Redis together (issue 15: in a rush, one script call per request was most of Redis's work and a
+ * visible share of the server's); a larger burst is split in calls of this many.
+ */
+export const CHECK_BATCH = 128
+
+interface PendingCheck {
+  revocationKey: string
+  counterKey: string
+  windowMs: number
+  resolve(answer: [number, number, number] | null): void
 }
 
 /** How long an instance trusts its cached "not revoked" for a session: the most another instance lags a logout. */
@@ -75,7 +95,31 @@ export function revocations(options: {
   }
   const key = (sessionId: string) => `${prefix}revoked:${sessionId}`
   const scripted = !!redis && typeof redis.defineCommand === 'function'
-  if (scripted && !('campusCheckAndCount' in redis)) redis.defineCommand('campusCheckAndCount', { numberOfKeys: 2, lua: CHECK_AND_COUNT })
+  if (scripted && !('campusCheckAndCount' in redis)) redis.defineCommand('campusCheckAndCount', { lua: CHECK_AND_COUNT })
+
+  // The checks waiting for the end of this turn of the event loop, sent as one script call (or a few) then.
+  let pending: PendingCheck[] = []
+  const sendPending = () => {
+    const all = pending
+    pending = []
+    for (let from = 0; from < all.length; from += CHECK_BATCH) void sendBatch(all.slice(from, from + CHECK_BATCH))
+  }
+  async function sendBatch(batch: PendingCheck[]) {
+    const keys: string[] = []
+    for (const check of batch) keys.push(check.revocationKey, check.counterKey)
+    try {
+      const out = await (redis as WithCheckAndCount).campusCheckAndCount(keys.length, ...keys, ...batch.map((check) => check.windowMs))
+      if (!Array.isArray(out) || out.length !== batch.length * 3) throw new Error('the check-and-count script answered an unexpected value')
+      batch.forEach((check, i) => check.resolve([out[3 * i], out[3 * i + 1], out[3 * i + 2]]))
+    } catch (err) {
+      onError?.(err)
+      for (const check of batch) check.resolve(null)
+    }
+  }
+  const checkAndCountInRedis = (revocationKey: string, counterKey: string, windowMs: number) =>
+    new Promise<[number, number, number] | null>((resolve) => {
+      if (pending.push({ revocationKey, counterKey, windowMs, resolve }) === 1) setImmediate(sendPending)
+    })
 
   return {
     async revoke(sessionId) {
@@ -105,18 +149,11 @@ export function revocations(options: {
           // A session known to be revoked is refused without a trip (and without a count), as isRevoked does.
           const cached = sessionId ? cache.get(sessionId) : undefined
           if (cached?.revoked && cached.until > now()) return { revoked: true, current: 0, ttlMs: 0 }
-          try {
-            const [revoked, current, ttlMs] = await (redis as WithCheckAndCount).campusCheckAndCount(
-              sessionId ? key(sessionId) : '',
-              `${prefix}rate:${counter.key}`,
-              counter.windowMs,
-            )
-            if (sessionId) remember(sessionId, { revoked: revoked === 1, until: now() + (revoked === 1 ? ttlSeconds * 1000 : CACHE_MS) })
-            return { revoked: revoked === 1, current, ttlMs }
-          } catch (err) {
-            onError?.(err)
-            return null
-          }
+          const answer = await checkAndCountInRedis(sessionId ? key(sessionId) : '', `${prefix}rate:${counter.key}`, counter.windowMs)
+          if (!answer) return null // logged through onError, once for the call that failed
+          const [revoked, current, ttlMs] = answer
+          if (sessionId) remember(sessionId, { revoked: revoked === 1, until: now() + (revoked === 1 ? ttlSeconds * 1000 : CACHE_MS) })
+          return { revoked: revoked === 1, current, ttlMs }
         }
       : undefined,
   }

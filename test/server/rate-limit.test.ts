@@ -212,6 +212,37 @@ describe('limits in Redis, shared by two instances', () => {
     expect(await redis.get(`${prefix}rate:writes:user:${id}`)).toBe('1')
   })
 
+  it('the writes of a burst go to Redis together, in one script call, each counted on its own student', async () => {
+    const students = await Promise.all(Array.from({ length: 15 }, () => one.student()))
+    const monitor = await redis.monitor()
+    const scripts: number[] = []
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args[0].toLowerCase() === 'evalsha' && args.some((a) => a.startsWith(prefix))) scripts.push(Number(args[2]) / 2)
+    })
+    try {
+      // Each student taps twice at once: 30 writes in flight together.
+      const answers = await Promise.all(
+        students.flatMap(({ auth }) =>
+          [0, 1].map(() =>
+            one.app.inject({ method: 'POST', url: '/api/v1/event/p/rate', headers: { ...json, ...auth }, payload: { event_id: 999, rating: 3 } }),
+          ),
+        ),
+      )
+      expect(answers.map((r) => r.statusCode)).toEqual(Array(30).fill(404))
+      // Per student, one answer saw 2 left and the other 1: counted once each, in order, on the student's key.
+      for (let i = 0; i < students.length; i++) {
+        expect([answers[2 * i], answers[2 * i + 1]].map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['1', '2'])
+        expect(await redis.get(`${prefix}rate:writes:user:${students[i].id}`)).toBe('2')
+      }
+      await new Promise((r) => setTimeout(r, 100))
+    } finally {
+      monitor.disconnect()
+    }
+    // Fewer calls than writes (the writes of one turn share a call), and every write counted in one of them.
+    expect(scripts.reduce((n, k) => n + k, 0)).toBe(30)
+    expect(scripts.length).toBeLessThan(30)
+  })
+
   it('a Redis outage lets requests through (logged) rather than failing them', async () => {
     const dead = createRedis('redis://127.0.0.1:1', { timeoutMs: 200 })
     const t = await testApp({ app: { rateLimits: small, redis: dead } })
