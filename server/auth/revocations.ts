@@ -10,7 +10,8 @@ export interface Revocations {
   isRevoked(sessionId: string): Promise<boolean>
   /**
    * With Redis only: the revocation check and one count of a per-student rate limit in one round trip (a Lua
-   * script; issue 15: at most one Redis round trip per claim). The counter is not moved for a revoked session.
+   * script; issue 15: at most one Redis round trip per claim, shared with the other writes of the same turn of
+   * the event loop, see CHECK_BATCH). The counter is not moved for a revoked session.
    * Null when Redis failed (logged through onError): the caller lets the request through uncounted, as the
    * revocation check and the rate limiter each did on their own.
    */
