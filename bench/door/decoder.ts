@@ -26,6 +26,7 @@ import type { Browser } from '@playwright/test'
 import config from '../../playwright.config.ts'
 import { decodeCode128 } from '../../src/lib/code128-decode.ts'
 import { renderScene, rgbaOf, type Scene } from '../../test/fixtures/barcode-scene.ts'
+import { CHROMIUM_PATH } from '../../test/e2e/support/chromium.ts'
 import { DOOR_VIEW, launchWithFakeCamera, writeY4m } from '../../test/e2e/support/fake-camera.ts'
 import { openScannerHarness } from '../../test/e2e/support/scanner-harness.ts'
 
@@ -104,7 +105,7 @@ async function chromiumRows(): Promise<Row[]> {
   const rows: Row[] = []
   const dir = mkdtempSync(join(tmpdir(), 'bench-decoder-'))
   const harness = await openScannerHarness()
-  const launchOptions = { ...config.use?.launchOptions, executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }
+  const launchOptions = { ...config.use?.launchOptions, executablePath: CHROMIUM_PATH }
   try {
     for (const { name, view } of SIZES) {
       for (const frames of ['ticket', 'no ticket'] as const) {
@@ -197,7 +198,7 @@ export async function measureDecoder() {
 async function main() {
   console.log(`bench:decoder — ${RUNS} frames a row; Node ${process.version}, ${cpus().length} CPUs; load average before: ${load()}`)
   const rows = await measureDecoder()
-  console.log(`Chromium ${chromiumVersion} (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}), headless, software rendering (--disable-gpu)`)
+  console.log(`Chromium ${chromiumVersion} (${CHROMIUM_PATH}), headless, software rendering (--disable-gpu)`)
   console.log('\nwhere                          size      frames     what                        p50 ms  p95 ms  read     load')
   for (const r of rows) {
     console.log(

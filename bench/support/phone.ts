@@ -5,6 +5,7 @@
 // first section heading rendered AND the splash fading out: the 1.5 s splash is the floor) and the bytes the
 // page received over the network until then (service worker and HTTP-cache answers are not network bytes).
 import { chromium, devices, type Browser, type BrowserContext } from '@playwright/test'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../test/e2e/support/chromium.ts'
 import { PROFILES, throttle } from '../../test/e2e/support/network.ts'
 
 export type Profile = keyof typeof PROFILES
@@ -22,17 +23,7 @@ export interface Run {
 
 export const SPLASH_MS = 1500
 
-/** The flags every benchmark's Chromium runs with (no background traffic to blur the figures). */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export { CHROMIUM_FLAGS, CHROMIUM_PATH }
 
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, ...extraArgs] })
