@@ -1,8 +1,8 @@
 // The certificate's fonts for names the standard fonts cannot write (server/feeds/certificate-pdf.ts), all Noto
 // Sans under the SIL Open Font Licence 1.1, regular and bold:
 //   Devanagari   @expo-google-fonts/noto-sans-devanagari (TTF), which also has Latin and Latin Extended (Ł, ā)
-//   Tamil, Bengali, Kannada, Malayalam   @fontsource/noto-sans-* (WOFF, the script's own range only; unwrapped
-//                once to TrueType, see sfntOf())
+//   Tamil, Bengali, Kannada, Malayalam, Telugu, Gujarati, Gurmukhi, Odia (oriya)   @fontsource/noto-sans-*
+//                (WOFF, the script's own range only; unwrapped once to TrueType, see sfntOf())
 // Embedded as subsets (only the glyphs used, a few KB) and shaped by fontkit (@pdf-lib/fontkit): conjuncts,
 // reordered vowel signs and the reph come out as in print. This module is loaded the first time such a name is
 // met; the font files are read and parsed once per process.
@@ -33,6 +33,10 @@ const FILES: Record<Weight, string>[] = [
   fontsource('bengali'),
   fontsource('kannada'),
   fontsource('malayalam'),
+  fontsource('telugu'),
+  fontsource('gujarati'),
+  fontsource('gurmukhi'),
+  fontsource('oriya'),
 ]
 
 export interface ScriptFont {

@@ -1,10 +1,11 @@
 // The participation certificate: one A4 landscape page made with pdf-lib, with the chapter's logo (the app icon,
 // public/icons/icon-192.png), the student's name, the event, its council and date, and the verification code
 // and address. The standard fonts need no file and keep the PDF small (~10 KB plus the logo); they cover
-// Latin-1. Words they cannot write (a name in Hindi or Marathi, Tamil, Bengali, Kannada, Malayalam, or with a
-// Latin letter beyond Latin-1 such as Ł) are written with Noto Sans for their script instead, embedded as a
-// subset and shaped (certificate-fonts.ts, loaded on the first such name; see runsOf()). Characters no font
-// here has (Telugu, Gujarati, Gurmukhi, Odia, …) are written as their closest Latin letter, or '?' (latin()).
+// Latin-1. Words they cannot write (a name in Hindi or Marathi, Tamil, Bengali, Kannada, Malayalam, Telugu,
+// Gujarati, Punjabi in Gurmukhi, Odia, or with a Latin letter beyond Latin-1 such as Ł) are written with Noto
+// Sans for their script instead, embedded as a subset and shaped (certificate-fonts.ts, loaded on the first such
+// name; see runsOf()). Characters no font here has (Urdu, Chinese, …) are written as their closest Latin letter,
+// or '?' (latin()).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -115,6 +116,14 @@ function centred(page: PDFPage, runs: Run<PDFFont>[], y: number, size: number, c
 
 type Weight = 'regular' | 'bold'
 
+/**
+ * The mark-positioning features left out. @pdf-lib/fontkit fails on some words of the Telugu and Gurmukhi fonts
+ * ("Cannot read properties of null (reading 'xCoordinate')": a mark anchor its GPOS reader leaves null, as in
+ * శ్రీనివాస్ or ਗੁਰਪ੍ਰੀਤ); without these features the word is still shaped (conjuncts, reordering), its marks
+ * at the font's default place.
+ */
+const UNPOSITIONED_MARKS: Record<string, boolean> = { abvm: false, blwm: false, mark: false, mkmk: false, dist: false }
+
 export async function certificatePdf(c: Certificate, options: { verifyUrl: string; chapter: string; logo: Uint8Array | null }): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib')
   const RED = rgb(0.784, 0.063, 0.18) // #c8102e, the logo's red
@@ -144,6 +153,15 @@ export async function certificatePdf(c: Certificate, options: { verifyUrl: strin
   const scripts = Object.values(lines).some((text) => latin(text) !== text) ? await (await import('./certificate-fonts.ts')).scriptFonts() : null
   if (scripts) pdf.registerFontkit(scripts.fontkit)
   const embedded = new Map<string, PDFFont>()
+  /** Whether fontkit lays the text out in this font (with these features), tried before the font is embedded. */
+  const shapes = (bytes: Uint8Array, text: string, features?: Record<string, boolean>) => {
+    try {
+      scripts!.fontkit.create(bytes).layout(text, features && { ...features })
+      return true
+    } catch {
+      return false
+    }
+  }
   /** A line of the student's text in the standard fonts where they can write it, else in the script fonts. */
   async function text(line: string, weight: Weight): Promise<Run<PDFFont>[]> {
     if (!scripts || latin(line) === line) return fixed(latin(line), weight)
@@ -153,10 +171,18 @@ export async function certificatePdf(c: Certificate, options: { verifyUrl: strin
         runs.push({ text: run.text, font: standard[weight] })
         continue
       }
-      const key = `${run.font}-${weight}`
+      const bytes = scripts.fonts[run.font].bytes[weight]
+      // A word fontkit cannot position is written with its marks where the font puts them by default, and one it
+      // cannot lay out at all in the standard font as latin() writes it: a certificate, never a 500.
+      const marks = shapes(bytes, run.text) ? 'positioned' : shapes(bytes, run.text, UNPOSITIONED_MARKS) ? 'unpositioned' : null
+      if (marks === null) {
+        runs.push({ text: latin(run.text), font: standard[weight] })
+        continue
+      }
+      const key = `${run.font}-${weight}-${marks}`
       let font = embedded.get(key)
       if (!font) {
-        font = await pdf.embedFont(scripts.fonts[run.font].bytes[weight], { subset: true })
+        font = await pdf.embedFont(bytes, { subset: true, ...(marks === 'unpositioned' ? { features: { ...UNPOSITIONED_MARKS } } : {}) })
         embedded.set(key, font)
       }
       runs.push({ text: run.text, font })

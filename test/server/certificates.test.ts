@@ -59,8 +59,9 @@ async function pdfFonts(data: Buffer): Promise<{ name: string; fileBytes: number
 }
 
 /** The characters of a text, sorted: the same for a Devanagari line in its logical order and in the visual order
- * of its glyphs (the i-matra before its consonant, the reph after), which is how text comes out of a PDF. */
-const letters = (text: string) => [...text.replace(/\s/g, '')].sort().join('')
+ * of its glyphs (the i-matra before its consonant, the reph after), which is how text comes out of a PDF. In NFD:
+ * a two-part vowel sign (Odia ୌ) is shaped, and read back, as its two parts. */
+const letters = (text: string) => [...text.normalize('NFD').replace(/\s/g, '')].sort().join('')
 
 describe.each(DB_KINDS)('certificates on %s', (kind) => {
   let t: TestApp
@@ -190,6 +191,27 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
     expect(fonts).toEqual(['/Helvetica', '/Helvetica-Bold', '/NotoSansTamil-Bold', '/NotoSansTamil-Regular'])
   })
 
+  it('writes Telugu, Gujarati, Gurmukhi and Odia names with their own Noto Sans subsets, not as ?', async () => {
+    const names: [string, string][] = [
+      ['శ్రీనివాస్ రెడ్డి', '/NotoSansTelugu-Bold'],
+      ['હેમાંગ પટેલ', '/NotoSansGujarati-Bold'],
+      ['ਗੁਰਪ੍ਰੀਤ ਸਿੰਘ', '/NotoSansGurmukhi-Bold'],
+      ['ସୌମ୍ୟ ମହାପାତ୍ର', '/NotoSansOriya-Bold'],
+    ]
+    for (const [name, font] of names) {
+      const student = await t.student({ name })
+      const id = await event()
+      await attend(id, student.id, true)
+      const res = await download(id, student.auth)
+      expect(res.statusCode, res.body).toBe(200)
+      const { text, lines } = await pdfText(res.rawPayload)
+      expect(text, name).not.toContain('?')
+      expect(lines.map(letters), name).toContain(letters(name))
+      const fonts = (await pdfFonts(res.rawPayload)).map((f) => f.name.replace(/-\d+$/, ''))
+      expect(fonts, name).toEqual(['/Helvetica', '/Helvetica-Bold', font])
+    }
+  })
+
   it('refuses with 403 a participant not checked in, a student not registered, and an event not completed; 404 an unknown event; 401 without a token', async () => {
     const [present, absent, stranger] = [await t.student(), await t.student(), await t.student()]
     const done = await event()
@@ -241,7 +263,9 @@ describe('certificate text', () => {
     expect(latin('आशा')).toBe('???')
   })
   it('splits a line into runs of one font, word by word: Latin-1 in the standard fonts (null), other words in the first script font that has them', async () => {
-    const { fonts } = await scriptFonts() // 0 Devanagari (with Latin Extended), 1 Tamil, 2 Bengali, 3 Kannada, 4 Malayalam
+    // 0 Devanagari (with Latin Extended), 1 Tamil, 2 Bengali, 3 Kannada, 4 Malayalam, 5 Telugu, 6 Gujarati,
+    // 7 Gurmukhi, 8 Odia
+    const { fonts } = await scriptFonts()
     const runs = (text: string) => runsOf(text, fonts).map((r) => [r.text, r.font])
     expect(runs('Priya प्रिया')).toEqual([
       ['Priya ', null],
@@ -265,8 +289,14 @@ describe('certificate text', () => {
       ['ಕನ್ನಡ ', 3],
       ['മലയാളം', 4],
     ])
-    // No font here has Telugu.
-    expect(runs('తెలుగు')).toEqual([['??????', null]])
+    expect(runs('తెలుగు ગુજરાતી ਪੰਜਾਬੀ ଓଡ଼ିଆ')).toEqual([
+      ['తెలుగు ', 5],
+      ['ગુજરાતી ', 6],
+      ['ਪੰਜਾਬੀ ', 7],
+      ['ଓଡ଼ିଆ', 8],
+    ])
+    // No font here has Urdu (Arabic script).
+    expect(runs('اردو')).toEqual([['????', null]])
   })
   it('reads codes the way people type them', () => {
     expect(normalCode('abcde-12345')).toBe('ABCDE12345')
