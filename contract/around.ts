@@ -93,7 +93,8 @@ export const AROUND_CALLS = {
     path: '/push/p/subscribe',
     auth: 'bearer',
     tag: 'around',
-    summary: 'Stores the caller’s push subscription (an endpoint held by another account moves to the caller).',
+    summary:
+      'Stores the caller’s push subscription (an endpoint held by another account moves to the caller). With PUSH_ENDPOINTS=public (production), an endpoint that is not https on a host with public addresses is refused with 400.',
     body: fields({ subscription: pushSubscription }),
     answers: { 200: ok({}), ...bearer() },
   },

@@ -1,5 +1,6 @@
 // Configuration from the environment (API.md "Configuration"), read once at start.
 import { isIP } from 'node:net'
+import type { PushEndpoints } from './push/endpoint.ts'
 
 /**
  * Whom the app believes about the client address (X-Forwarded-For): nobody (`false`, the default: the socket's
@@ -36,6 +37,11 @@ export interface Config {
   waitlistHoldMinutes?: number
   /** Web Push keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT): required in production; elsewhere generated into DATA_DIR. */
   vapid?: { publicKey: string; privateKey: string; subject?: string }
+  /**
+   * PUSH_ENDPOINTS: 'public' (the default in production) takes only https push services at public addresses;
+   * 'any' (the default elsewhere: development and tests run their push service on this machine) any http(s) URL.
+   */
+  pushEndpoints: PushEndpoints
 }
 
 function graceSeconds(raw: string | undefined): number | undefined {
@@ -102,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`NODE_ENV must be exactly "production" (lower case), not "${nodeEnv}".`)
   }
   const production = nodeEnv === 'production'
+  const pushEndpoints = env.PUSH_ENDPOINTS || (production ? 'public' : 'any')
+  if (pushEndpoints !== 'public' && pushEndpoints !== 'any') throw new Error(`PUSH_ENDPOINTS must be "public" or "any", not "${pushEndpoints}".`)
   // Half the Google settings would fall back to the development sign-in form: refuse instead.
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     throw new Error(
@@ -155,5 +163,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
         ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT || undefined }
         : undefined,
+    pushEndpoints,
   }
 }

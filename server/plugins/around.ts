@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
 import { pushRepository, type PushRepository } from '../db/push.ts'
 import { waitlistRepository, type WaitlistRepository } from '../db/waitlist.ts'
+import type { PushEndpoints } from '../push/endpoint.ts'
 import { pushSender, type PushSender } from '../push/sender.ts'
 import { loadVapid, type Vapid } from '../push/vapid.ts'
 
@@ -20,6 +21,8 @@ declare module 'fastify' {
     pushRepository: PushRepository
     vapid: Vapid
     pushSender: PushSender
+    /** Which push endpoints may be stored and sent to (server/push/endpoint.ts). */
+    pushEndpoints: PushEndpoints
     aroundJobs: AroundJobs
   }
 }
@@ -30,13 +33,14 @@ export const around = fp(
     const push = pushRepository(app.db)
     const vapid = loadVapid(config)
     const sender = pushSender(push, vapid, {
-      httpsOnly: config.production,
+      endpoints: config.pushEndpoints,
       log: (msg, err) => app.log.warn({ err }, msg),
     })
     app.decorate('waitlistRepository', waitlist)
     app.decorate('pushRepository', push)
     app.decorate('vapid', vapid)
     app.decorate('pushSender', sender)
+    app.decorate('pushEndpoints', config.pushEndpoints)
 
     let running: Promise<void> | null = null
     let closing = false

@@ -1,12 +1,16 @@
 // Sends the outbox's notifications (server/db/push.ts) with Web Push: the payload encrypted (RFC 8291,
-// aes128gcm) and signed (VAPID) by the web-push library, posted with fetch. Runs in the push tick, off every
-// request's path. A subscription the push service answers 404 or 410 for is gone and is deleted. A transient
+// aes128gcm) and signed (VAPID) by the web-push library, posted with node:http(s), in production to public
+// addresses only (server/push/endpoint.ts). Runs in the push tick, off every request's path. A subscription the
+// push service answers 404 or 410 for, or whose host is not public, is gone and is deleted. A transient
 // failure (no answer, a timeout, 429 or 5xx) is queued again for that subscription with a growing delay (30 s,
 // 1, 2, 4 min; a 429's Retry-After when longer), up to MAX_ATTEMPTS sends in all; any other answer (400, 401,
 // 403, 413: a request the service will never take) is dropped at once.
 // web-push is loaded at the first send, not at start (issue 15 item 6).
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import type webpushTypes from 'web-push'
 import type { Notification, OutboxItem, PushRepository, Subscription } from '../db/push.ts'
+import { assertPublicHost, PrivateAddressError, type PushEndpoints, publicOnlyLookup } from './endpoint.ts'
 import type { Vapid } from './vapid.ts'
 
 /** What the service worker reads (src/sw.ts). */
@@ -34,15 +38,53 @@ const MAX_RETRY_AFTER_SECONDS = 3600
 type Result = { kind: 'sent' | 'gone' | 'rejected' } | { kind: 'transient'; retryAfter?: number }
 
 export interface SendOptions {
-  /** Only https push services (production): a subscription naming anything else is dropped. */
-  httpsOnly: boolean
+  /**
+   * 'public' (production): only https push services at public addresses (server/push/endpoint.ts); a subscription
+   * naming anything else is dropped. 'any': any http(s) URL (development and tests run their push service here).
+   */
+  endpoints: PushEndpoints
   timeoutMs?: number
   log?: (msg: string, err?: unknown) => void
 }
 
+/**
+ * One POST to a push service: its status and headers, the body read and dropped. Through node:http(s) rather than
+ * fetch for the `lookup` hook (the addresses are checked as the connection is made); no redirect is followed.
+ */
+function post(
+  endpoint: string,
+  headers: Record<string, string>,
+  body: Uint8Array | null,
+  options: SendOptions,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  const url = new URL(endpoint)
+  if (options.endpoints === 'public') assertPublicHost(url)
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')
+          ? headers
+          : { ...headers, 'content-length': String(body?.byteLength ?? 0) },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        ...(options.endpoints === 'public' ? { lookup: publicOnlyLookup as never } : {}),
+      },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }))
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(body ?? undefined)
+  })
+}
+
 export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOptions) {
   async function sendOne(sub: Subscription, payload: PushPayload): Promise<Result> {
-    if (options.httpsOnly && !sub.endpoint.startsWith('https:')) return { kind: 'gone' }
+    if (options.endpoints === 'public' && !sub.endpoint.startsWith('https:')) return { kind: 'gone' }
     const { default: webpush } = await import('web-push')
     let details: ReturnType<typeof webpushTypes.generateRequestDetails>
     try {
@@ -58,20 +100,19 @@ export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOpti
       return { kind: 'gone' }
     }
     try {
-      const res = await fetch(details.endpoint, {
-        method: 'POST',
-        headers: details.headers as Record<string, string>,
-        body: details.body ? new Uint8Array(details.body) : null,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-        redirect: 'error',
-      })
-      await res.arrayBuffer().catch(() => undefined)
-      if (res.ok) return { kind: 'sent' }
+      const res = await post(details.endpoint, details.headers as Record<string, string>, details.body ? new Uint8Array(details.body) : null, options)
+      if (res.status >= 200 && res.status < 300) return { kind: 'sent' }
       if (res.status === 404 || res.status === 410) return { kind: 'gone' }
-      if (res.status === 429 || res.status >= 500) return { kind: 'transient', retryAfter: retryAfterSeconds(res.headers.get('retry-after')) }
+      if (res.status === 429 || res.status >= 500) return { kind: 'transient', retryAfter: retryAfterSeconds(headerOf(res.headers['retry-after'])) }
+      // A redirect is not followed: a push service does not send one, and it could point anywhere.
       options.log?.(`push refused with ${res.status}`)
       return { kind: 'rejected' }
     } catch (err) {
+      // An endpoint inside this network is never tried again (stored before the guard, or re-pointed since).
+      if (err instanceof PrivateAddressError) {
+        options.log?.('push endpoint refused', err)
+        return { kind: 'gone' }
+      }
       options.log?.('push send failed', err)
       return { kind: 'transient' }
     }
@@ -110,6 +151,8 @@ export function pushSender(repo: PushRepository, vapid: Vapid, options: SendOpti
     },
   }
 }
+
+const headerOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null
 
 /** Retry-After in seconds (a number of seconds or an HTTP date), bounded; undefined when absent or unreadable. */
 function retryAfterSeconds(value: string | null): number | undefined {

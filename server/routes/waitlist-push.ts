@@ -1,6 +1,8 @@
 // Give back, waitlist, push subscriptions and the organiser's message (API.md Part 2 "Around the event").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
+import { badRequest } from '../errors.ts'
+import { endpointAllowed, PRIVATE_ENDPOINT_MESSAGE } from '../push/endpoint.ts'
 import { declared } from './declare.ts'
 import { AROUND_MESSAGES, refusal, valueOf } from './outcomes.ts'
 
@@ -38,6 +40,7 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.pushSubscribe),
     config: writes,
     handler: async (request) => {
+      if (!endpointAllowed(request.body.subscription.endpoint, app.pushEndpoints)) throw badRequest(PRIVATE_ENDPOINT_MESSAGE)
       await app.pushRepository.subscribe(request.userId, request.body.subscription)
       return { error: false as const }
     },
