@@ -74,7 +74,7 @@ function post(
       (res) => {
         res.resume()
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }))
-        res.on('error', reject)
+        res.on('error', reject) // also an answer cut off: the deadline passed mid-body, the connection dropped
       },
     )
     req.on('error', reject)

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
-import { MAX_ATTEMPTS } from '../../server/push/sender.ts'
+import { MAX_ATTEMPTS, pushSender } from '../../server/push/sender.ts'
 import { pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
@@ -161,5 +161,35 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(30)
     expect(browsers.map((b) => b.hits())).toEqual(browsers.map(() => 2))
     expect(await t.database.db.select().from(schema.pushOutbox)).toEqual([])
+  })
+
+  it('an answer that stalls after its headers is a failed send at the deadline, retried, not a hang', async () => {
+    // A push service that starts a 201 and never finishes its body.
+    const stalling = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        res.writeHead(201, { 'content-length': '100' })
+        res.write('x')
+      })
+    })
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
+    try {
+      const s = await t.student()
+      const endpoint = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/push/stalls`
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/push/p/subscribe',
+        headers: { 'content-type': 'application/json', ...s.auth },
+        payload: { subscription: { endpoint, keys: subscriptionKeys(pushKeys()) } },
+      })
+      expect(res.json()).toEqual({ error: false })
+      await queue(s.id)
+      const sender = pushSender(t.app.pushRepository, t.app.vapid, { endpoints: 'any', timeoutMs: 300 })
+      expect(await sender.drain()).toEqual({ sent: 0, gone: 0, failed: 1, retrying: 1 })
+      expect((await outbox(s.id)).map((r) => r.attempts)).toEqual([1])
+    } finally {
+      stalling.closeAllConnections()
+      await new Promise((resolve) => stalling.close(resolve))
+    }
   })
 })
