@@ -43,19 +43,23 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
     await new Promise((resolve) => server.close(resolve))
   })
 
+  /** Subscribes the student's browser (fresh keys) with this endpoint. */
+  async function subscribe(student: Awaited<ReturnType<TestApp['student']>>, endpoint: string) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/push/p/subscribe',
+      headers: { 'content-type': 'application/json', ...student.auth },
+      payload: { subscription: { endpoint, keys: subscriptionKeys(pushKeys()) } },
+    })
+    expect(res.json()).toEqual({ error: false })
+  }
   /** A browser subscribed for `student` (a new one if not given) whose push service answers `answers` in turn. */
   async function browser(answers: { status: number; headers?: Record<string, string> }[], student?: Awaited<ReturnType<TestApp['student']>>) {
     const s = student ?? (await t.student())
     const path = `/push/${randomBytes(6).toString('hex')}`
     script.set(path, [...answers])
     const endpoint = `${base}${path}`
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/push/p/subscribe',
-      headers: { 'content-type': 'application/json', ...s.auth },
-      payload: { subscription: { endpoint, keys: subscriptionKeys(pushKeys()) } },
-    })
-    expect(res.json()).toEqual({ error: false })
+    await subscribe(s, endpoint)
     return { student: s, endpoint, hits: () => hits.get(path) ?? 0 }
   }
   const outbox = (userId: number) =>
@@ -175,14 +179,7 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
     await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
     try {
       const s = await t.student()
-      const endpoint = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/push/stalls`
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/push/p/subscribe',
-        headers: { 'content-type': 'application/json', ...s.auth },
-        payload: { subscription: { endpoint, keys: subscriptionKeys(pushKeys()) } },
-      })
-      expect(res.json()).toEqual({ error: false })
+      await subscribe(s, `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/push/stalls`)
       await queue(s.id)
       const sender = pushSender(t.app.pushRepository, t.app.vapid, { endpoints: 'any', timeoutMs: 300 })
       expect(await sender.drain()).toEqual({ sent: 0, gone: 0, failed: 1, retrying: 1 })
