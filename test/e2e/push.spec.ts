@@ -11,25 +11,23 @@
 // notification (Playwright's evaluate in the service worker), and the worker's own handler moves the page to the
 // event's screen. (Such an event is not a user's tap, so the browser refuses the handler's focus(); the handler
 // goes on to navigate, as it must when a real tap's short focus allowance has run out.)
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
 import { pushPayload } from '../../server/push/sender.ts'
-import { decryptPush, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
+import { decryptPush, type LocalService, localService, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { controlledBySW } from './support/offline.ts'
 import { moveEvents } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { eventId, mustCall, newStudent, openAs, type Student } from './support/students.ts'
 
 let server: RunningServer
-let pushService: Server
+let pushService: LocalService
 let student: Student
 const keys = pushKeys()
 const delivered: Buffer[] = []
 
 test.beforeAll(async () => {
   test.setTimeout(240_000) // three server starts on a shared, loaded machine
-  pushService = createServer((req, res) => {
+  pushService = await localService((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
@@ -37,14 +35,13 @@ test.beforeAll(async () => {
       res.writeHead(201).end()
     })
   })
-  await new Promise<void>((resolve) => pushService.listen(0, '127.0.0.1', resolve))
   server = await startServer()
   student = await newStudent(server.url, 'Meera Pillai')
 })
 
 test.afterAll(async () => {
   await server?.stop()
-  await new Promise((resolve) => pushService?.close(resolve))
+  await pushService?.close()
 })
 
 test.setTimeout(240_000)
@@ -53,7 +50,7 @@ test('a push from the server reaches the service worker, shows its notification,
   const id = await eventId(server.url, student, 'Garba Night')
   server = await moveEvents(server, [[id, 'REGISTRATION_OPEN']])
   await mustCall(server.url, student.accessToken, '/event/p/register-for-event', { event_id: id })
-  const endpoint = `http://127.0.0.1:${(pushService.address() as AddressInfo).port}/push/meera`
+  const endpoint = `${pushService.base}/push/meera`
   await mustCall(server.url, student.accessToken, '/push/p/subscribe', { subscription: { endpoint, keys: subscriptionKeys(keys) } })
 
   // Tickets open: the server sends "Tickets are open" to the student's push service.

@@ -2,14 +2,12 @@
 // (production's default) an endpoint must be https on a host with public addresses, checked when it is stored
 // (400, nothing stored) and again as each notification's connection is made (a name resolving inside, or a literal
 // address stored before the guard, is never connected to, and the subscription is deleted).
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config.ts'
 import { schema } from '../../server/db/index.ts'
 import { endpointAllowed, isPublicAddress, PrivateAddressError, PRIVATE_ENDPOINT_MESSAGE, publicOnlyLookup } from '../../server/push/endpoint.ts'
-import { pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
+import { type LocalService, localService, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 describe('which push endpoints may be stored', () => {
@@ -81,20 +79,19 @@ describe('which push endpoints may be stored', () => {
 
 describe('a server with PUSH_ENDPOINTS=public', () => {
   let t: TestApp
-  let inner: Server
-  let port: number
+  let inner: LocalService
+  let port: string
   let connections = 0
   beforeAll(async () => {
     t = await testApp({ env: { PUSH_ENDPOINTS: 'public' }, app: { aroundIntervalMs: false } })
     // A service inside the network the endpoints point at: it must never be reached.
-    inner = createServer((_req, res) => res.end())
-    inner.on('connection', () => (connections += 1))
-    await new Promise<void>((resolve) => inner.listen(0, '127.0.0.1', resolve))
-    port = (inner.address() as AddressInfo).port
+    inner = await localService((_req, res) => res.end())
+    inner.server.on('connection', () => (connections += 1))
+    port = new URL(inner.base).port
   }, 60_000)
   afterAll(async () => {
     await t.close()
-    await new Promise((resolve) => inner.close(resolve))
+    await inner.close()
   })
 
   const subscribe = (auth: Record<string, string>, endpoint: string) =>

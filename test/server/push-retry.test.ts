@@ -4,18 +4,16 @@
 // instance. On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (where concurrent drains really race for
 // the rows with FOR UPDATE SKIP LOCKED). The backoff is not waited for: the test moves the row's not_before.
 import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { MAX_ATTEMPTS, pushSender } from '../../server/push/sender.ts'
-import { pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
+import { type LocalService, localService, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
   let t: TestApp
-  let server: Server
+  let service: LocalService
   let base: string
   /** What each endpoint path answers, in turn (the last answer repeats); 201 when not set. */
   const script = new Map<string, { status: number; headers?: Record<string, string> }[]>()
@@ -24,7 +22,7 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
 
   beforeAll(async () => {
     t = await testApp({ kind, app: { aroundIntervalMs: false } })
-    server = createServer((req, res) => {
+    service = await localService((req, res) => {
       req.resume()
       req.on('end', () => {
         const path = req.url ?? ''
@@ -35,12 +33,11 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
         res.end()
       })
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    base = service.base
   }, 60_000)
   afterAll(async () => {
     await t.close()
-    await new Promise((resolve) => server.close(resolve))
+    await service.close()
   })
 
   /** Subscribes the student's browser (fresh keys) with this endpoint. */
@@ -144,10 +141,9 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
     expect(row.dueIn).toBeLessThanOrEqual(600)
 
     // A push service that cannot be reached (nothing listens there).
-    const closed = createServer()
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-    const deadEndpoint = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/push/dead`
-    await new Promise((resolve) => closed.close(resolve))
+    const closed = await localService()
+    const deadEndpoint = `${closed.base}/push/dead`
+    await closed.close()
     const s = await t.student()
     await t.app.pushRepository.subscribe(s.id, { endpoint: deadEndpoint, keys: subscriptionKeys(pushKeys()) })
     await queue(s.id)
@@ -169,24 +165,22 @@ describe.each(DB_KINDS)('push outbox retries on %s', (kind) => {
 
   it('an answer that stalls after its headers is a failed send at the deadline, retried, not a hang', async () => {
     // A push service that starts a 201 and never finishes its body.
-    const stalling = createServer((req, res) => {
+    const stalling = await localService((req, res) => {
       req.resume()
       req.on('end', () => {
         res.writeHead(201, { 'content-length': '100' })
         res.write('x')
       })
     })
-    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
     try {
       const s = await t.student()
-      await subscribe(s, `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/push/stalls`)
+      await subscribe(s, `${stalling.base}/push/stalls`)
       await queue(s.id)
       const sender = pushSender(t.app.pushRepository, t.app.vapid, { endpoints: 'any', timeoutMs: 300 })
       expect(await sender.drain()).toEqual({ sent: 0, gone: 0, failed: 1, retrying: 1 })
       expect((await outbox(s.id)).map((r) => r.attempts)).toEqual([1])
     } finally {
-      stalling.closeAllConnections()
-      await new Promise((resolve) => stalling.close(resolve))
+      await stalling.close()
     }
   })
 })

@@ -5,13 +5,12 @@
 // unsubscribe, what queues a notification (an offer, tickets opening, the reminder, an organiser's message with
 // its roles and its limit of 5 a day).
 import { randomBytes } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingHttpHeaders } from 'node:http'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { generateVapidKeys } from '../../server/push/vapid.ts'
-import { decryptPush, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
+import { decryptPush, type LocalService, localService, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { testApp, type TestApp } from './helpers.ts'
 import { makeEvent, post, setState } from './teams-fixtures.ts'
 
@@ -23,13 +22,13 @@ interface Received {
 
 describe('web push', () => {
   let t: TestApp
-  let server: Server
+  let service: LocalService
   let base: string
   let received: Received[] = []
   let answer = 201
   beforeAll(async () => {
     t = await testApp({ app: { aroundIntervalMs: false } })
-    server = createServer((req, res) => {
+    service = await localService((req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (c) => chunks.push(c))
       req.on('end', () => {
@@ -38,12 +37,11 @@ describe('web push', () => {
         res.end()
       })
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    base = service.base
   }, 60_000)
   afterAll(async () => {
     await t.close()
-    await new Promise((resolve) => server.close(resolve))
+    await service.close()
   })
   beforeEach(() => {
     received = []
