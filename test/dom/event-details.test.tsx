@@ -4,13 +4,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DetailParticipant, EventDetail } from '../../contract/types.ts'
 import { FEEDBACK_PARTICIPANTS_ONLY } from '../../src/lib/feedback.ts'
-import { App } from '../../src/app.tsx'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
 import { events } from '../../src/stores/events.ts'
-import { detail, eventsServer, gate, type World } from './event-fixtures.ts'
+import { detail, gate, openEventDetails, type World } from './event-fixtures.ts'
 import { participant } from '../fixtures/events.ts'
-import { cleanup, click, find, getByText, go, mount, settle, waitFor } from './session-fakes.ts'
+import { cleanup, click, find, getByText, settle, waitFor } from './session-fakes.ts'
 
 beforeEach(() => {
   // The toast is app-wide and outlives a test by 3 s: start each test from an empty one.
@@ -22,21 +21,7 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-async function open(world: World, id: number) {
-  localStorage.setItem('accessToken', 'A')
-  localStorage.setItem('refreshToken', 'R')
-  const server = eventsServer(world)
-  go(`/event-details/${id}`)
-  const root = mount(<App />)
-  await waitFor(
-    () =>
-      root.querySelector('article, main [role=alert]') ??
-      (() => {
-        throw new Error('not yet')
-      })(),
-  )
-  return { root, server }
-}
+const open = (world: World, id: number) => openEventDetails(world, id, 'article, main [role=alert]')
 
 const bar = (root: HTMLElement) => {
   const el = [...root.querySelectorAll<HTMLElement>('article > div')].at(-1)

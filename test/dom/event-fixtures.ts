@@ -1,8 +1,10 @@
 // Events for the DOM tests of the event screens, and a fake server that answers the session calls plus the
 // event calls from a small in-memory state, so flows (register → refetch) behave like the real server.
+import { h } from 'preact'
 import type { Council, EventDetail, EventSummary, MyEvent } from '../../contract/types.ts'
+import { App } from '../../src/app.tsx'
 import { eventDetail, eventSummary, grouped, newEventId } from '../fixtures/events.ts'
-import { fakeServer, student, type Handler } from './session-fakes.ts'
+import { fakeServer, go, mount, student, waitFor, type Handler } from './session-fakes.ts'
 
 export { grouped }
 
@@ -69,4 +71,21 @@ export function gate() {
   let release!: () => void
   const opened = new Promise<void>((r) => (release = r))
   return { opened, release }
+}
+
+/** A signed-in student opens /event-details/<id> on `world`'s server; answers once `ready` (a selector) is shown. */
+export async function openEventDetails(world: World, id: number, ready: string) {
+  localStorage.setItem('accessToken', 'A')
+  localStorage.setItem('refreshToken', 'R')
+  const server = eventsServer(world)
+  go(`/event-details/${id}`)
+  const root = mount(h(App, null))
+  await waitFor(
+    () =>
+      root.querySelector(ready) ??
+      (() => {
+        throw new Error('not yet')
+      })(),
+  )
+  return { root, server }
 }

@@ -4,12 +4,11 @@
 // answer is wrong, and Register sends the answers trimmed; a 400 the server answers shows in the dialog. An event
 // without questions keeps its one-tap Register (event-details.test.tsx).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { App } from '../../src/app.tsx'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
 import { participant } from '../fixtures/events.ts'
-import { detail, eventsServer, type World } from './event-fixtures.ts'
-import { blur, choose, cleanup, click, go, mount, typeInto, waitFor } from './session-fakes.ts'
+import { detail, openEventDetails, type World } from './event-fixtures.ts'
+import { blur, choose, cleanup, click, typeInto, waitFor } from './session-fakes.ts'
 
 const questions = [
   { id: 'gh', label: 'GitHub', kind: 'URL' as const, options: [], required: true },
@@ -25,21 +24,7 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-async function open(world: World, id: number) {
-  localStorage.setItem('accessToken', 'A')
-  localStorage.setItem('refreshToken', 'R')
-  const server = eventsServer(world)
-  go(`/event-details/${id}`)
-  const root = mount(<App />)
-  await waitFor(
-    () =>
-      root.querySelector('article') ??
-      (() => {
-        throw new Error('not yet')
-      })(),
-  )
-  return { root, server }
-}
+const open = (world: World, id: number) => openEventDetails(world, id, 'article')
 
 const bar = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>('article > div')].at(-1)!.firstElementChild as HTMLButtonElement
 const dialog = () => document.querySelector<HTMLFormElement>('[role=dialog]')
