@@ -28,6 +28,10 @@ export interface OverloadOptions {
    */
   maxEventLoopDelayMs: number
   retryAfterSeconds: number
+  /** Told of every request refused here (issue 27: the metrics' counter of shed requests). */
+  onShed?: (reason: 'in_flight' | 'queue_delay' | 'event_loop' | 'closing') => void
+  /** Paths answered even when refusing (issue 27: liveness, readiness and metrics, which must be seen then most). */
+  unshed?: ReadonlySet<string>
 }
 
 export const OVERLOAD: OverloadOptions = { maxInFlight: 20_000, maxQueueDelayMs: 1000, queueIntervalMs: 100, maxEventLoopDelayMs: 1000, retryAfterSeconds: 2 }
@@ -97,7 +101,8 @@ export const overload = fp(
     // The first onRequest hook of the app (registered first): a refused request costs nothing more.
     // Callback hooks, not async ones: they run on every request (issue 15: a promise less per hook per request).
     app.addHook('onRequest', (request, reply, done) => {
-      if (closing) {
+      if (closing && !options.unshed?.has(request.url)) {
+        options.onShed?.('closing')
         reply
           .status(503)
           .header('retry-after', String(options.retryAfterSeconds))
@@ -105,7 +110,14 @@ export const overload = fp(
           .send({ error: true, message: 'The server is restarting. Please try again in a few seconds.' })
         return
       }
-      if (overloaded()) {
+      if (overloaded() && !options.unshed?.has(request.url)) {
+        options.onShed?.(
+          inFlight >= options.maxInFlight
+            ? 'in_flight'
+            : stalledMs > options.maxEventLoopDelayMs && options.maxEventLoopDelayMs > 0
+              ? 'event_loop'
+              : 'queue_delay',
+        )
         request.log.warn({ inFlight, queueDelayMs, eventLoopDelayMs: Math.round(stalledMs) }, 'overloaded: request refused with 503')
         reply
           .status(503)

@@ -63,6 +63,8 @@ export async function testApp(
     accessTokenSeconds: options.accessTokenSeconds,
     rateLimits: false,
     overload: { maxInFlight: Number.MAX_SAFE_INTEGER, maxQueueDelayMs: 0, maxEventLoopDelayMs: 0 },
+    // Each app's process metrics would watch the whole process: many apps in one test process need none.
+    processMetrics: false,
     ...options.app,
   })
   await app.ready()
