@@ -30,6 +30,7 @@ import councilRoutes from './routes/councils.ts'
 import orgRoutes from './routes/org.ts'
 import scheduler from './plugins/scheduler.ts'
 import { uploads, uploadsDirOf } from './plugins/uploads.ts'
+import { control } from './plugins/control.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 import doorRoutes from './routes/door.ts'
@@ -134,6 +135,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
+  // The embedded database on disk: `npm run cli -- backup` while this server runs (plugins/control.ts).
+  await app.register(control, { database: options.database, uploadsDir: uploadsDirOf(config) })
   await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })

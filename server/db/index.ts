@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
 import { lockDataDir } from './data-dir-lock.ts'
+import { tableRowCounts } from './ops.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -22,10 +23,11 @@ export interface Database {
   /** The embedded database's folder (absent in memory and on PostgreSQL). */
   dataDir?: string
   /**
-   * The embedded database: its data folder as a gzipped tar (PGlite's dumpDataDir), read while no transaction of
-   * this process is half done (server/backup.ts). Absent on PostgreSQL, whose backup is pg_dump.
+   * The embedded database: its data folder as a gzipped tar (PGlite's dumpDataDir) and the row count of every table,
+   * both read while no transaction of this process is half done (server/backup/archive.ts). Absent on PostgreSQL,
+   * whose backup is pg_dump (docs/deployment.md "Backups").
    */
-  dumpDataDir?(): Promise<Uint8Array>
+  dumpDataDir?(): Promise<{ tar: Uint8Array; rows: Record<string, number> }>
   close(): Promise<void>
 }
 
@@ -135,8 +137,11 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
         // off (PGlite runs one at a time): none is half done in the copy. Reads and writes wait for the copy (well
         // under a second for a campus's data: docs/deployment.md "Backups").
         await client.exec('CHECKPOINT')
-        const dump = await client.transaction(async () => client.dumpDataDir('gzip'))
-        return new Uint8Array(await dump.arrayBuffer())
+        return client.transaction(async (tx) => {
+          const rows = await tableRowCounts(async (text) => (await tx.query<Record<string, unknown>>(text)).rows)
+          const dump = await client.dumpDataDir('gzip')
+          return { tar: new Uint8Array(await dump.arrayBuffer()), rows }
+        })
       },
       close: async () => {
         try {
