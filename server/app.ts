@@ -37,6 +37,8 @@ import doorRoutes from './routes/door.ts'
 import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
 
 export const BODY_LIMIT = 16 * 1024
+/** The longest a request may take from routing to its answer (Fastify's handlerTimeout). */
+export const HANDLER_TIMEOUT_MS = 10_000
 export const API_PREFIX = '/api/v1'
 
 export interface AppOptions {
@@ -63,6 +65,8 @@ export interface AppOptions {
    * process turn them off (each set watches the whole process).
    */
   processMetrics?: boolean
+  /** Test hook: a shorter handler timeout than HANDLER_TIMEOUT_MS. */
+  handlerTimeoutMs?: number
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -94,6 +98,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off.
     requestTimeout: 10_000,
+    // No request waits for ever on something behind it (issue 27: queries queued for a database that is restarting):
+    // past 10 s its answer is a 503 with Retry-After (plugins/errors.ts), which the app's writes retry.
+    handlerTimeout: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS,
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     // Off unless TRUST_PROXY names the proxies (server/config.ts): otherwise any client could choose the address

@@ -55,6 +55,8 @@ export interface ClientOptions {
   lock?: (run: () => Promise<void>) => Promise<void>
   /** Waits before a retry (tests pass a fake clock). */
   sleep?: (ms: number) => Promise<void>
+  /** A request with no answer after this long is given up (status 0, as offline): no spinner waits for ever. */
+  timeoutMs?: number
 }
 
 export interface RequestOptions {
@@ -63,18 +65,27 @@ export interface RequestOptions {
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
   /**
-   * How many times a 503 (the server shedding load) is retried, after its Retry-After plus jitter: only for
-   * writes that are safe to repeat (claim, register: a second one changes nothing). 0 by default.
+   * How many times a passing failure is retried, after a delay with jitter (retryDelay): a 503 (the server shedding
+   * load, or its database restarting), a 502 or 504 (the proxy found the instance gone), or no answer at all. Only
+   * for writes that are safe to repeat (claim, register, a door's scans: a second one changes nothing). 0 by default.
    */
   retries?: number
 }
 
 /** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
 const MAX_RETRY_AFTER = 10
+/** No answer after 30 s: the server answers or sheds well within that (its proxy's read timeout is 35 s). */
+const TIMEOUT_MS = 30_000
 
-/** Milliseconds to wait before retrying a 503: its Retry-After (1 s if absent), plus up to half of it at random. */
-export function retryDelay(retryAfter: string | null, random: number = Math.random()): number {
-  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 1))
+/** The failures worth another try: no answer, and the server or its proxy saying "not now". */
+export const PASSING = [0, 502, 503, 504]
+
+/**
+ * Milliseconds to wait before retry number `retry` (0 first): the server's Retry-After, else 1, 2, 4 s; plus up to
+ * half of it at random, so that the clients a fault turned away do not all come back at the same instant.
+ */
+export function retryDelay(retryAfter: string | null, random: number = Math.random(), retry = 0): number {
+  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 2 ** Math.min(retry, 2)))
   return Math.round(seconds * 1000 * (1 + random / 2))
 }
 
@@ -88,6 +99,7 @@ export function createClient({
   early,
   lock,
   sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+  timeoutMs = TIMEOUT_MS,
 }: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -106,7 +118,8 @@ export function createClient({
     if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
+      const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive, signal }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }
@@ -153,8 +166,8 @@ export function createClient({
       try {
         return await attempt<T>(path, body, options)
       } catch (err) {
-        if ((err as ApiError).status !== 503 || retry >= (options.retries ?? 0)) throw err
-        await sleep(retryDelay((err as ApiError).retryAfter ?? null))
+        if (!PASSING.includes((err as ApiError).status) || retry >= (options.retries ?? 0)) throw err
+        await sleep(retryDelay((err as ApiError).retryAfter ?? null, Math.random(), retry))
       }
     }
   }
