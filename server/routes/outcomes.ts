@@ -58,6 +58,7 @@ export const DOOR_MESSAGES = {
   checkedIn: 'Checked in.',
   undone: 'Check-in undone: the ticket can be scanned again.',
   otherEvent: (name: string) => `This ticket is for another event: ${name}.`,
+  undoneScan: 'This scan’s check-in was undone: the ticket is not checked in. Scan it again to check it in.',
 } as const
 
 export const USER_MESSAGES = {
