@@ -117,6 +117,38 @@ function hasCode(err: unknown, code: string, constraint?: string): boolean {
   return false
 }
 
+/**
+ * The database could not be reached or dropped the connection (issue 27: a PostgreSQL restart, a killed backend, a
+ * full connection table): nothing about the request was wrong, and the same request a moment later can succeed.
+ * PostgreSQL's classes 08 (connection exception) and 57P (operator intervention: admin shutdown, crash shutdown,
+ * cannot connect now), 53300 (too many connections), and the driver's and the socket's own codes.
+ */
+const UNAVAILABLE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+])
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    const code = typeof e.code === 'string' ? e.code : ''
+    if (UNAVAILABLE.has(code) || code.startsWith('08')) return true
+  }
+  return false
+}
+
 /** Rows of a raw query: postgres.js answers an array, PGlite an object with `rows`. */
 export function rowsOf(result: unknown): unknown[] {
   return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])

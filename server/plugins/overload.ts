@@ -17,7 +17,7 @@
 // age of the oldest waiting one. A high cap on requests in flight (bodies arrived, answers not finished) stays as
 // a memory bound; a client still sending its body takes no place in it (issue 21 item 2).
 //
-// The refusals are counted in one place (`shed()` below) for whoever wants to export them.
+// Every refusal goes through one place (`shed()` below), which tells `onShed` (the metrics' counter, issue 27).
 import type { ServerResponse } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
@@ -41,6 +41,10 @@ export interface OverloadOptions {
    */
   maxEventLoopDelayMs: number
   retryAfterSeconds: number
+  /** Told of every request refused here (issue 27: the metrics' counter of shed requests). */
+  onShed?: (reason: ShedReason) => void
+  /** Paths answered even when refusing (issue 27: liveness, readiness and metrics, which must be seen then most). */
+  unshed?: ReadonlySet<string>
 }
 
 export const OVERLOAD: OverloadOptions = { maxInFlight: 20_000, maxQueueDelayMs: 1000, queueIntervalMs: 100, maxEventLoopDelayMs: 1000, retryAfterSeconds: 2 }
@@ -48,8 +52,8 @@ export const OVERLOAD: OverloadOptions = { maxInFlight: 20_000, maxQueueDelayMs:
 /** Fewer requests waiting than this are not a queue: one slow call with nothing started beside it sheds nothing. */
 const QUEUE_MIN = 16
 
-/** Why a request was refused. */
-export type ShedReason = 'restarting' | 'in-flight' | 'queue-delay' | 'event-loop'
+/** Why a request was refused (the metrics' label). */
+export type ShedReason = 'closing' | 'in_flight' | 'queue_delay' | 'event_loop'
 
 // Per request, on its raw answer (no closure or map entry per request: issue 15 counted those in a rush's CPU).
 const ARRIVED = Symbol('overload.arrived') // when the first onRequest hook ran
@@ -93,16 +97,17 @@ export const overload = fp(
 
     /** Why a new request would be refused now, or null. */
     function overloaded(): ShedReason | null {
-      if (inFlight >= options.maxInFlight) return 'in-flight'
-      if (maxQueueDelayMs > 0 && queueDelayMs > maxQueueDelayMs) return 'queue-delay'
-      if (options.maxEventLoopDelayMs > 0 && stalledMs > options.maxEventLoopDelayMs) return 'event-loop'
+      if (inFlight >= options.maxInFlight) return 'in_flight'
+      if (maxQueueDelayMs > 0 && queueDelayMs > maxQueueDelayMs) return 'queue_delay'
+      if (options.maxEventLoopDelayMs > 0 && stalledMs > options.maxEventLoopDelayMs) return 'event_loop'
       return null
     }
 
     /** Every refusal goes through here: the answer, in the API's error shape with Retry-After. */
     function shed(request: FastifyRequest, reply: FastifyReply, reason: ShedReason) {
+      options.onShed?.(reason)
       reply.status(503).header('retry-after', String(options.retryAfterSeconds))
-      if (reason === 'restarting') {
+      if (reason === 'closing') {
         reply.header('connection', 'close').send({ error: true, message: 'The server is restarting. Please try again in a few seconds.' })
         return
       }
@@ -130,8 +135,8 @@ export const overload = fp(
     // The first hook of each stage of the app (registered first). Callback hooks, not async ones: they run on every
     // request (issue 15: a promise less per hook per request).
     app.addHook('onRequest', (request, reply, done) => {
-      const reason = closing ? 'restarting' : overloaded()
-      if (reason) return shed(request, reply, reason)
+      const reason = closing ? 'closing' : overloaded()
+      if (reason && !options.unshed?.has(request.url)) return shed(request, reply, reason)
       const raw = reply.raw as Tracked
       const now = Date.now()
       raw[ARRIVED] = now

@@ -61,6 +61,7 @@ const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { event_id, ticket_code, scan_id, gate } = request.body
       const answer = valueOf(await door.checkIn(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
+      app.metrics.checkIn(answer.result, 'scan')
       const { status, body } = scanReply(answer)
       if (status === 200) return body
       return reply.status(status).send(body)
@@ -82,6 +83,7 @@ const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const scans = request.body.scans.map((s) => ({ ...s, scan_id: s.scan_id.toLowerCase() }))
       const results = valueOf(await door.sync(request.userId, request.body.event_id, scans))
+      for (const r of results) app.metrics.checkIn(r.result, 'sync')
       return { error: false as const, results: results.map((r) => ({ ...scanReply(r).body, scan_id: r.scan_id })) }
     },
   })

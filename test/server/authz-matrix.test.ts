@@ -99,6 +99,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     method?: 'GET' | 'POST'
     /** The answer is not in the API's `{error, ...}` shape (the OpenAPI document). */
     document?: boolean
+    /** The answer is text, not JSON (the Prometheus metrics): `check` gets the text. */
+    text?: boolean
     url: (w: World) => string
     body: (w: World, role: Role) => unknown
     /** Status (and message) per role; the signed-in roles not named get `others`. */
@@ -259,6 +261,30 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       // Public: the proxy asks without a token; a bearer header changes nothing.
       expect: () => ({ status: 200 }),
       check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'ok' }),
+    },
+    // Operations (issue 27): public, for the orchestrator and the scraper; a bearer header changes nothing, and
+    // outside production the metrics are open (METRICS_TOKEN and production: test/server/ops.test.ts).
+    'GET /health/live': {
+      method: 'GET',
+      url: () => '/api/v1/health/live',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'live' }),
+    },
+    'GET /health/ready': {
+      method: 'GET',
+      url: () => '/api/v1/health/ready',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'ready' }),
+    },
+    'GET /metrics': {
+      method: 'GET',
+      text: true,
+      url: () => '/api/v1/metrics',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toContain('# TYPE campus_ticket_claims_total counter'),
     },
     'GET /openapi.json': {
       method: 'GET',
@@ -444,8 +470,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     })
     const want = row.expect(role)
     expect(res.statusCode, res.body).toBe(want.status)
-    const json = res.json()
-    if (!row.document) expect(json.error).toBe(want.status !== 200)
+    const json = row.text && res.statusCode === 200 ? res.body : res.json()
+    if (!row.document && !row.text) expect(json.error).toBe(want.status !== 200)
     if (want.status === 401) expect(json).toEqual(INVALID)
     if (want.message) expect(json.message).toBe(want.message)
     if (want.status === 200) row.check?.(w, role, json)

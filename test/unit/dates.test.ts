@@ -26,6 +26,9 @@ const CASES: [string, string, string, string, string][] = [
   ['2026-06-15T06:30:00Z', '2026-06-15', '12:00 PM', 'Mon, 15 Jun 2026', '15 Jun 2026, 12:00 PM'],
   // Los Angeles springs forward at 10:00 UTC on 8 Mar 2026; IST has no DST and must not notice.
   ['2026-03-08T10:30:00Z', '2026-03-08', '04:00 PM', 'Sun, 8 Mar 2026', '8 Mar 2026, 04:00 PM'],
+  // 02:30 on 8 Mar 2026 in India is a wall-clock time Los Angeles skips (its clocks jump from 02:00 to 03:00 that
+  // night): a formatter that rebuilt the IST clock as a local Date would print 03:30 there.
+  ['2026-03-07T21:00:00Z', '2026-03-08', '02:30 AM', 'Sun, 8 Mar 2026', '8 Mar 2026, 02:30 AM'],
   // Leap day.
   ['2028-02-29T04:30:00Z', '2028-02-29', '10:00 AM', 'Tue, 29 Feb 2028', '29 Feb 2028, 10:00 AM'],
 ]
