@@ -178,6 +178,18 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
     }
   })
 
+  it('the verification page isolates the name, event and council in <bdi>: a U+202E in a name reverses nothing around it (issue 21 item 11)', async () => {
+    const student = await t.student({ name: 'Eve \u202Eevilname' })
+    const id = await event()
+    await attend(id, student.id, true)
+    const code = /Verification code: ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec((await pdfText((await download(id, student.auth)).rawPayload)).text)?.[1]
+    const page = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: { accept: 'text/html' } })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('<dt>Name</dt><dd><bdi>Eve \u202Eevilname</bdi></dd>')
+    expect(page.body).toMatch(/<dt>Event<\/dt><dd><bdi>RoboWars \d+<\/bdi><\/dd>/)
+    expect(page.body).toContain('<dt>Organised by</dt><dd><bdi>Robotics Council</bdi></dd>')
+  })
+
   it('writes a Devanagari name and event with an embedded subset of Noto Sans Devanagari, not as ?', async () => {
     const name = 'प्रिया शर्मा'
     const eventName = 'रोबो वॉर्स'
