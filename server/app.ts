@@ -37,6 +37,8 @@ import doorRoutes from './routes/door.ts'
 import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
 
 export const BODY_LIMIT = 16 * 1024
+/** A whole request, headers and body, must arrive within this (docs/deployment.md "Timeouts"). */
+export const REQUEST_TIMEOUT_MS = 10_000
 /** The longest a request may take from routing to its answer (Fastify's handlerTimeout). */
 export const HANDLER_TIMEOUT_MS = 10_000
 export const API_PREFIX = '/api/v1'
@@ -96,8 +98,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Each request's child logger is made at its first line, not for every request (plugins/logging.ts).
     childLoggerFactory: logger === false ? undefined : requestChildLogger,
     bodyLimit: BODY_LIMIT,
-    // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off.
-    requestTimeout: 10_000,
+    // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off
+    // with 408. Node checks its connections against these timeouts every `connectionsCheckingInterval` (30 s by
+    // default, which let a trickling body live for up to 40 s, and the headers' own default is 60 s): every half
+    // second here, so the cut comes by 10.5 s (issue 21 item 2, test/server/slow-bodies.test.ts).
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
     // No request waits for ever on something behind it (issue 27: queries queued for a database that is restarting):
     // past 10 s its answer is a 503 with Retry-After (plugins/errors.ts), which the app's writes retry.
     handlerTimeout: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS,

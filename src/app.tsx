@@ -1,6 +1,6 @@
 // error boundary > LocationProvider > layout > Router (CONVENTIONS.md).
 import { Component, type ComponentChildren } from 'preact'
-import { LocationProvider, Route, Router } from './lib/router.ts'
+import { LocationProvider, Route, Router } from 'preact-iso'
 import { Layout } from './components/layout/index.tsx'
 import { Toaster } from './components/toast/index.tsx'
 import { OfflineNotice } from './components/offline-notice/index.tsx'

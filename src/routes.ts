@@ -1,7 +1,10 @@
 // The route table of SPEC §2 as data. Every screen is a lazy chunk; its code is fetched when a link to it is
 // touched (see preloadRoute) or, for the first screen, as soon as the app starts.
 import { h, type ComponentType } from 'preact'
-import { exec, lazy } from './lib/router.ts'
+import { lazy } from 'preact-iso'
+// The router's own path matching, so a route matches here exactly as <Router> matches it (not re-exported by the
+// package's index).
+import { exec } from 'preact-iso/router'
 
 export interface RouteEntry {
   path: string

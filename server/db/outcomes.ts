@@ -58,6 +58,8 @@ export type Refusal =
   | 'doorClosed'
   | 'scanIdReused'
   | 'unknownTicket'
+  // Push (server/db/push.ts)
+  | 'endpointTaken'
   | 'notCheckedIn'
   | 'noTicketToRate'
   | 'notCheckedInToRate'

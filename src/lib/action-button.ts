@@ -1,7 +1,6 @@
 // The bottom action button of Event details: SPEC §4 "Main action button per state", as one pure function.
 // Rows are checked in the table's order; the first that matches decides.
-import type { DetailParticipant, EventDetail, EventSummary } from '../../contract/types.ts'
-import { feedbackFor } from './feedback.ts'
+import type { EventDetail, EventSummary } from '../../contract/types.ts'
 
 export type Action = 'none' | 'register' | 'team-register' | 'team-details' | 'claim-ticket' | 'view-ticket' | 'external' | 'activity' | 'feedback'
 
@@ -29,7 +28,7 @@ type ButtonEvent = Pick<
   | 'external_registration_link'
   | 'start_in_event_activity'
   | 'in_event_activity'
-> & { door_checked_in?: boolean }
+>
 
 const go = (label: string, action: Action): ActionButton => ({ label, action, disabled: false })
 const off = (label: string): ActionButton => ({ label, action: 'none', disabled: true })
@@ -66,9 +65,8 @@ export function actionFor(event: ButtonEvent): ActionButton {
       if (event.start_in_event_activity) return link('Follow Activity', 'activity', event.in_event_activity)
       return off('Event is Ongoing')
     case 'COMPLETED':
-      // A participant the rating rule leaves out (no ticket where tickets were on; not checked in once the door
-      // checked anyone in) is not offered the button; the event's detail carries what that needs.
-      if (p !== false && 'checked_in_at' in p && !feedbackFor({ ...event, Participant: p as DetailParticipant }).canRate) return off('Event Completed')
+      // SPEC §4 "any": every student gets the button; the popup (lib/feedback.ts) tells one the rating rule leaves
+      // out who may rate.
       return go('Give Feedback', 'feedback')
     default:
       return off('')

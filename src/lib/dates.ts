@@ -1,53 +1,57 @@
 // Dates and times as students read them: always Asia/Kolkata (IST, UTC+05:30, no DST), whatever zone the
-// phone is set to. An instant is shifted by +330 minutes and its UTC fields are read as the wall clock in IST:
-// the result never depends on TZ. Patterns are tinydate's (`{YYYY}-{MM}-{DD}`), written out here with the
-// 12-hour clock and names added: a few lines cheaper on the first load than the library and a Date stand-in.
-// Only what the first screen uses is here (the cards' date, the next step's time); the other formats and the
-// day arithmetic of the calendar are in lib/date-formats.ts, which loads with the screens that use them.
+// phone is set to. tinydate renders the patterns (`{YYYY}-{MM}-{DD}`); the tokens it lacks (12-hour clock, AM/PM,
+// unpadded day, day and month names) come in its custom dictionary. Only what the first screen uses is here (the
+// cards' date, the next step's time); the full names, other formats, ordinals and the calendar's day arithmetic are
+// in lib/date-formats.ts, which loads with the screens that use them.
+import tinydate, { type Dictionary } from 'tinydate'
 
 const IST_OFFSET_MS = 330 * 60_000
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-
 export type Instant = string | number | Date
 
-const pad2 = (n: number) => (n < 10 ? '0' : '') + n
-const hours12 = (d: Date) => d.getUTCHours() % 12 || 12
+/**
+ * A Date whose local-time getters (the ones tinydate's tokens call) answer with its UTC fields: built at an instant
+ * moved by +05:30 it reads as the wall clock in India, and the phone's own zone and DST rules never apply.
+ */
+class WallClock extends Date {}
+for (const field of ['FullYear', 'Month', 'Date', 'Day', 'Hours', 'Minutes', 'Seconds', 'Milliseconds'] as const) {
+  WallClock.prototype[`get${field}`] = Date.prototype[`getUTC${field}`]
+}
 
-/** Each `{token}` of a pattern, read off a Date whose UTC fields are the wall clock wanted. */
-const TOKENS: Record<string, (d: Date) => string | number> = {
-  YYYY: (d) => d.getUTCFullYear(),
-  YY: (d) => pad2(d.getUTCFullYear() % 100),
-  MM: (d) => pad2(d.getUTCMonth() + 1),
-  DD: (d) => pad2(d.getUTCDate()),
-  HH: (d) => pad2(d.getUTCHours()),
-  mm: (d) => pad2(d.getUTCMinutes()),
-  ss: (d) => pad2(d.getUTCSeconds()),
-  fff: (d) => String(d.getUTCMilliseconds()).padStart(3, '0'),
-  hh: (d) => pad2(hours12(d)),
+const hours12 = (d: Date) => d.getHours() % 12 || 12
+/** Day and month names, three letters each (the first screen's; the full names are lib/date-formats.ts's). */
+const DAYS = 'SunMonTueWedThuFriSat'
+const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec'
+const third = (names: string, i: number) => names.slice(i * 3, i * 3 + 3)
+
+/** The tokens tinydate has no word for. A dictionary entry pads its own value (tinydate's README). */
+export const TOKENS: Dictionary = {
+  YY: (d) => String(d.getFullYear()).slice(-2), // tinydate's reads getYear(), which WallClock leaves local
+  hh: (d) => String(hours12(d)).padStart(2, '0'),
   h: hours12,
-  A: (d) => (d.getUTCHours() < 12 ? 'AM' : 'PM'),
-  D: (d) => d.getUTCDate(),
-  ddd: (d) => WEEKDAYS[d.getUTCDay()].slice(0, 3),
-  dddd: (d) => WEEKDAYS[d.getUTCDay()],
-  MMM: (d) => MONTHS[d.getUTCMonth()].slice(0, 3),
-  MMMM: (d) => MONTHS[d.getUTCMonth()],
+  A: (d) => (d.getHours() < 12 ? 'AM' : 'PM'),
+  D: (d) => d.getDate(),
+  ddd: (d) => third(DAYS, d.getDay()),
+  MMM: (d) => third(MONTHS, d.getMonth()),
 }
 
-/** `pattern` with its tokens filled from the UTC fields of `ms` ('' if `ms` is not a time). */
-export function render(pattern: string, ms: number): string {
-  if (!Number.isFinite(ms)) return ''
-  const d = new Date(ms)
-  return pattern.replace(/\{(\w+)\}/g, (all, token: string) => (TOKENS[token] ? String(TOKENS[token](d)) : all))
+/**
+ * A renderer of patterns with tinydate's tokens and `tokens`, each pattern compiled once: `pattern` filled from the
+ * UTC fields of `ms` ('' if `ms` is not a time).
+ */
+export function renderer(tokens: Dictionary): (pattern: string, ms: number) => string {
+  const compiled: Record<string, (date: Date) => string> = {}
+  return (pattern, ms) => (Number.isFinite(ms) ? (compiled[pattern] ??= tinydate(pattern, tokens))(new WallClock(ms)) : '')
 }
+
+export const render = renderer(TOKENS)
 
 export const toMs = (at: Instant) => (at instanceof Date ? at.getTime() : typeof at === 'number' ? at : Date.parse(at))
 
 /**
- * Formats an instant in IST with a pattern: `{YYYY} {YY} {MM} {DD} {HH} {mm} {ss}` plus
- * `{hh}`/`{h}` (12-hour), `{A}` (AM/PM), `{D}` (unpadded day), `{ddd}`/`{dddd}` (Sat/Saturday),
- * `{MMM}`/`{MMMM}` (Nov/November). `formatIST(iso, '{hh}:{mm} {A}')` → '06:30 PM'.
+ * Formats an instant in IST with a pattern: tinydate's `{YYYY} {YY} {MM} {DD} {HH} {mm} {ss} {fff}` plus
+ * `{hh}`/`{h}` (12-hour), `{A}` (AM/PM), `{D}` (unpadded day), `{ddd}` (Sat) and `{MMM}` (Nov).
+ * `formatIST(iso, '{hh}:{mm} {A}')` → '06:30 PM'. Full names ({dddd}, {MMMM}): formatDayKey of lib/date-formats.ts.
  * An unparseable instant gives '' rather than 'NaN' on screen.
  */
 export const formatIST = (at: Instant, pattern: string) => render(pattern, toMs(at) + IST_OFFSET_MS)

@@ -1,7 +1,7 @@
 // What the two team screens (team-register, team-details) share: the event fetched afresh for the screen,
 // the one rule of which of the screens an event belongs on, and the redirect to it.
 import { useEffect, useState } from 'preact/hooks'
-import { useLocation } from '../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import type { EventDetail } from '../../contract/types.ts'
 import type { EventDetailStore } from '../stores/event-detail.ts'
 

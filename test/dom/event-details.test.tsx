@@ -3,7 +3,7 @@
 // popup, share, and an unknown event.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DetailParticipant, EventDetail } from '../../contract/types.ts'
-import { FEEDBACK_PARTICIPANTS_ONLY } from '../../src/lib/feedback.ts'
+import { FEEDBACK_PARTICIPANTS_ONLY, FEEDBACK_TICKET_HOLDERS_ONLY } from '../../src/lib/feedback.ts'
 import { showToast } from '../../src/components/toast/index.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
 import { events } from '../../src/stores/events.ts'
@@ -391,6 +391,20 @@ describe('event details: the action button', () => {
     expect(() => getByText(dialog, 'Submit', 'button')).toThrow()
     await click(getByText(dialog, 'Close', 'button'))
     await waitFor(() => expect(root.querySelector('[role=dialog]')).toBeNull())
+    expect(server.calls('/event/p/rate')).toEqual([])
+  })
+
+  it('Give Feedback for a registered student without a ticket at a ticketed event says only ticket holders can rate (issue 20 item 6)', async () => {
+    const e = detail({ state: 'COMPLETED', is_ticket_feature_enabled: true, ticket_count: 50, Participant: participant({ id: 5, ticket_collected: false }) })
+    const { root, server } = await open({ events: [e] }, e.id)
+    // SPEC §4 "COMPLETED | any": not a disabled 'Event Completed' with no reason.
+    expect(bar(root).textContent).toBe('Give Feedback')
+    expect((bar(root) as HTMLButtonElement).disabled).toBe(false)
+    await click(bar(root))
+    const dialog = await waitFor(() => find(root, '[role=dialog]'))
+    expect(dialog.textContent).toContain(FEEDBACK_TICKET_HOLDERS_ONLY)
+    expect(dialog.querySelector('input')).toBeNull()
+    await click(getByText(dialog, 'Close', 'button'))
     expect(server.calls('/event/p/rate')).toEqual([])
   })
 

@@ -1,7 +1,7 @@
 // Shared by the team screen tests: the two screens inside a real LocationProvider/Router, fed by the real
 // EventDetail and Team models built over fake api functions that keep one event's state in memory, the way
 // the server would (create/join put the student in a team, remove/delete take members out).
-import { LocationProvider, Route, Router } from '../../src/lib/router.ts'
+import { LocationProvider, Route, Router } from 'preact-iso'
 import { vi } from 'vitest'
 import { participant } from '../fixtures/events.ts'
 import type { EventDetail, Team } from '../../contract/types.ts'

@@ -86,7 +86,12 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     // The mobile number and student ID another signed-in student holds (unique among students, migration 0003).
     const stored = await t.database.db.select({ id: schema.users.id, phone: schema.users.phoneNumber, roll: schema.users.rollNumber }).from(schema.users)
     const heldByAnother = (role: Role) => stored.find((u) => u.id === (role === 'student' ? leader.id : student.id))!
-    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother }
+    // A push subscription of a student outside the roles (a browser the roles do not own).
+    const heldEndpoint = `https://push.example.com/held-${randomBytes(6).toString('hex')}`
+    await t.database.db
+      .insert(schema.pushSubscriptions)
+      .values({ userId: otherLeader.id, endpoint: heldEndpoint, p256dh: 'BP' + 'A'.repeat(85), auth: 'A'.repeat(22) })
+    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint }
   }
   type World = Awaited<ReturnType<typeof world>>
 
@@ -397,6 +402,15 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
         },
       }),
       expect: bearerOnly({ writes: ['push_subscriptions'] }),
+    },
+    'POST /push/p/subscribe (an endpoint another student holds)': {
+      url: () => '/api/v1/push/p/subscribe',
+      body: (w) => ({ subscription: { endpoint: w.heldEndpoint, keys: { p256dh: 'BQ' + 'B'.repeat(85), auth: 'B'.repeat(22) } } }),
+      // Issue 21 item 4: it stays that student's (it moved to the caller before); nothing is written.
+      expect: (role) =>
+        role === 'signedOut'
+          ? { status: 401 }
+          : { status: 409, message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.' },
     },
     'POST /push/p/unsubscribe (unknown endpoint)': {
       url: () => '/api/v1/push/p/unsubscribe',

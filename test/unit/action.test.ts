@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventDetail, EventSummary } from '../../contract/types.ts'
+import { FEEDBACK_CHECKED_IN_ONLY, FEEDBACK_PARTICIPANTS_ONLY, FEEDBACK_TICKET_HOLDERS_ONLY, feedbackFor } from '../../src/lib/feedback.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../src/lib/action-button.ts'
 import { eventSummary, participant } from '../fixtures/events.ts'
 
@@ -87,6 +88,9 @@ const ROWS: [string, EventSummary, ActionButton][] = [
   ['ONGOING, activity link but not started', ev('ONGOING', { in_event_activity: 'https://act.example' }), off('Event is Ongoing')],
   ['COMPLETED, not registered', ev('COMPLETED'), btn('Give Feedback', 'feedback')],
   ['COMPLETED, registered', ev('COMPLETED', collected), btn('Give Feedback', 'feedback')],
+  // SPEC §4 "COMPLETED | any": the button is for every student; the popup (lib/feedback.ts) says who may rate.
+  ['COMPLETED, team event, not registered', ev('COMPLETED', { ma_ppt: 4 }), btn('Give Feedback', 'feedback')],
+  ['COMPLETED, tickets off, registered', ev('COMPLETED', { ...registered, is_ticket_feature_enabled: false }), btn('Give Feedback', 'feedback')],
 ]
 
 test.each(ROWS)('%s', (_, event, expected) => {
@@ -111,6 +115,22 @@ describe('an EventDetail decides the same way', () => {
     ['REGISTRATION_OPEN', participant({ id: 1, ticket_collected: false, ticket_code: null, team: null }), off('Registered')],
   ] as const)('%s with %o', (state, participant, expected) => {
     expect(actionFor(detail(state, participant))).toEqual(expected)
+  })
+
+  // SPEC §4 "COMPLETED | any: 'Give Feedback'" (issue 20 item 6): a student the rating rule leaves out still gets
+  // the button, never a disabled 'Event Completed' with no reason; the popup (lib/feedback.ts) says who may rate.
+  const ticket = { ticket_collected: true, ticket_code: 'AB12CD34EF56' }
+  test.each([
+    ['ticketed, registered without a ticket', {}, participant(), FEEDBACK_TICKET_HOLDERS_ONLY],
+    ['door checked students in, ticket holder not checked in', { door_checked_in: true }, participant(ticket), FEEDBACK_CHECKED_IN_ONLY],
+    ['ticketed, never registered', {}, false as const, FEEDBACK_PARTICIPANTS_ONLY],
+    ['door checked students in, checked in', { door_checked_in: true }, participant({ ...ticket, checked_in_at: '2026-11-21T13:05:00Z' }), null],
+    ['ticket collected, no door check-in', {}, participant(ticket), null],
+  ] as const)('COMPLETED, %s: Give Feedback', (_, extra, p, reason) => {
+    const event = { ...detail('COMPLETED', p), ...extra }
+    expect(actionFor(event)).toEqual(btn('Give Feedback', 'feedback'))
+    const feedback = feedbackFor(event)
+    expect(feedback.canRate ? null : feedback.reason).toBe(reason)
   })
 })
 

@@ -3,7 +3,7 @@
 // bottom navigation. Routes marked `layout: false` (login, logout, getting-started) render bare.
 import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import { session } from '../../stores/session.ts'
 import { PageSpinner } from '../spinner/index.tsx'
 

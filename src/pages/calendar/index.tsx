@@ -3,7 +3,7 @@
 // The selected day is kept in the address (/calendar?day=2026-11-21, replaced as the student picks days), so Back
 // from an event of the schedule returns to the day they were looking at; the Calendar tab opens on today.
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import { MonthCalendar } from '../../components/month-calendar/index.tsx'
 import { addMonths, isDayKey, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
 import { formatDayKey, todayKeyIST } from '../../lib/date-formats.ts'

@@ -2,7 +2,7 @@
 // comes from the events list, or from POST /event/p/get/{id} when the list does not hold it; unknown there too →
 // back to Home.
 import { useEffect } from 'preact/hooks'
-import { useLocation, useRoute } from '../../lib/router.ts'
+import { useLocation, useRoute } from 'preact-iso'
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'

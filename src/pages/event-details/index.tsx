@@ -3,7 +3,7 @@
 // flows. The event, the flow under way and the button come from the event-detail store.
 import type { ComponentType } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { useRoute } from '../../lib/router.ts'
+import { useRoute } from 'preact-iso'
 import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
 import type { EventDetail } from '../../../contract/types.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'

@@ -2,7 +2,7 @@
 // Rules and messages are those of contract/schemas.ts, which the server applies (rules.ts: the same without zod). A control shows its
 // message once touched (changed or left); Continue touches every control of the step.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import { COLLEGE, DEGREE, PHONE_DIGITS, type Gender } from '../../../contract/constants.ts'
 import { BRANCHES_BY_YEAR, GRADUATION_YEARS, INTEREST_OPTIONS, branchToWire } from '../../../contract/profile-options.ts'
 import { MESSAGES } from '../../../contract/messages.ts'

@@ -4,7 +4,7 @@
 // after the student confirmed when this phone holds another session; then the student goes to /. `#error=`
 // shows why a sign-in failed.
 import { useLayoutEffect, useState } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import { beginSignIn, completeSignIn, type SignInCompletion } from '../../stores/session-flows.ts'
 import { Spinner } from '../../components/spinner/index.tsx'
 import styles from './style.module.css'

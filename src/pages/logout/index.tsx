@@ -1,7 +1,7 @@
 // Logout (SPEC §2): revoke the refresh-token family on the server without waiting for the answer (a slow
 // network must not keep the student here), clear ALL local storage, go to /login.
 import { useLayoutEffect } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import { signOut } from '../../stores/session-flows.ts'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 

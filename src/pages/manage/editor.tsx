@@ -3,7 +3,7 @@
 // the field it names otherwise, and a preview of the card and the details as students will see them.
 import { cloneElement, type JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { ErrorBoundary, lazy, useLocation } from '../../lib/router.ts'
+import { ErrorBoundary, lazy, useLocation } from 'preact-iso'
 import { REGISTRATION_TYPES } from '../../../contract/constants.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'

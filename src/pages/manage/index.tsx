@@ -2,7 +2,7 @@
 // rest of the address; each screen is a lazy chunk of its own, so no console code or CSS is in a student's first
 // load and no screen's chunk carries the others'. Reached from Profile by users with a role; the server checks
 // every call again (403), this only spares a student screens they cannot use.
-import { ErrorBoundary, lazy, useRoute } from '../../lib/router.ts'
+import { ErrorBoundary, lazy, useRoute } from 'preact-iso'
 import { session } from '../../stores/session.ts'
 import './console.css'
 

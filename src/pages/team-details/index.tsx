@@ -3,7 +3,7 @@
 // Removing and deleting ask first (Cancel/Confirm). The team is the one the event details carry for the
 // student (Participant.team), so what is shown is what the server holds after each change.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import type { TeamMember } from '../../../contract/types.ts'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { CopyButton } from '../../components/copy-button/index.tsx'

@@ -2,7 +2,7 @@
 // are the server's (see rules.ts); a field shows its message once touched.
 // A refusal from the server is shown in a 3-second toast; success goes to the team's page.
 import { useRef, useState } from 'preact/hooks'
-import { useLocation } from '../../lib/router.ts'
+import { useLocation } from 'preact-iso'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'

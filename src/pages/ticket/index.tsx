@@ -1,7 +1,7 @@
 // Ticket (SPEC §2): event image, name, description, organiser, holder and college, team, the Code 128 barcode
 // of Participant.ticket_code, and a back button.
 import { useEffect } from 'preact/hooks'
-import { useLocation, useRoute } from '../../lib/router.ts'
+import { useLocation, useRoute } from 'preact-iso'
 import { Barcode } from '../../components/barcode/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
