@@ -59,6 +59,8 @@ interface Report {
   retries: number
   undecidedThenRetried: number
   answers: Record<string, number>
+  /** Every HTTP answer the phones got (the retries' included), by status. */
+  responses?: Record<string, number>
   faultSeconds: number
   recoverySeconds: number
   hung: number
@@ -133,6 +135,7 @@ async function conclude(
     retries: count.requests - first.length - retried.length,
     undecidedThenRetried: retried.length,
     answers: answersOf(first),
+    responses: count.statuses,
     faultSeconds: Math.round(fault.seconds * 100) / 100,
     recoverySeconds: Math.round(fault.recovery * 100) / 100,
     hung: count.timedOut,

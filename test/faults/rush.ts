@@ -84,10 +84,12 @@ export interface Counters {
   longestMs: number
   /** The requests that outlived the timeout: when they were sent (ms since the rush began) and where. */
   hung: string[]
+  /** Every HTTP answer the phones got, by status (`network` for none): what the retries answered. */
+  statuses: Record<string, number>
 }
 
 const suiteStart = performance.now()
-export const counters = (): Counters => ({ requests: 0, timedOut: 0, loggedOut: 0, longestMs: 0, hung: [] })
+export const counters = (): Counters => ({ requests: 0, timedOut: 0, loggedOut: 0, longestMs: 0, hung: [], statuses: {} })
 
 /** A student's phone: the app's calls over the app's client, with that student's token, counting what it sends. */
 export function phone(baseUrl: string, token: string, count: Counters) {
@@ -107,8 +109,11 @@ export function phone(baseUrl: string, token: string, count: Counters) {
       count.requests += 1
       const started = performance.now()
       try {
-        return await fetch(input, init)
+        const res = await fetch(input, init)
+        count.statuses[res.status] = (count.statuses[res.status] ?? 0) + 1
+        return res
       } catch (err) {
+        count.statuses.network = (count.statuses.network ?? 0) + 1
         if ((err as Error).name === 'TimeoutError' || init?.signal?.aborted) {
           count.timedOut += 1
           count.hung.push(`${String(input)} sent at ${Math.round(started - suiteStart)} ms`)
