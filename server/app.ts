@@ -203,6 +203,7 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
     door: base.door,
-    feeds: base.feeds,
+    calendar: base.calendar,
+    verify: base.verify,
   }
 }
