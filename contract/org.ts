@@ -228,6 +228,8 @@ export const ORG_MESSAGES = {
   minAboveMax: 'min_ppt must not be more than ma_ppt',
   externalLink: 'external_registration_link is required for an EXTERNAL registration',
   parentSelf: 'parent_id must name another event, not this one or one of its sub-events',
+  parentNotTopLevel: 'parent_id must name a top-level event: a sub-event cannot have sub-events of its own',
+  parentOfChildren: 'This event has sub-events, so it cannot be a sub-event itself: it must stay top-level',
 } as const
 
 // ---- Answers ----

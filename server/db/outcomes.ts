@@ -40,6 +40,8 @@ export type Refusal =
   | 'councilNotFound'
   | 'parentNotFound'
   | 'parentSelf'
+  | 'parentNotTopLevel'
+  | 'parentOfChildren'
   | 'minAboveMax'
   | 'externalLinkMissing'
   | 'ticketCountBelowSold'

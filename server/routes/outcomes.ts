@@ -118,6 +118,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   councilNotFound: { status: 404, message: ORG_MESSAGES.councilNotFound },
   parentNotFound: { status: 404, message: ORG_MESSAGES.parentNotFound },
   parentSelf: { status: 400, message: ORG_FORM.parentSelf },
+  parentNotTopLevel: { status: 400, message: ORG_FORM.parentNotTopLevel },
+  parentOfChildren: { status: 409, message: ORG_FORM.parentOfChildren },
   minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
   externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
   ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
