@@ -12,7 +12,7 @@
 //   (or the schedule).
 import * as z from 'zod/mini'
 import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
-import { bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
+import { apiError, bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
 import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
 import { isHttpUrl } from './questions.ts'
 
@@ -381,8 +381,20 @@ export const ORG_CALLS = {
     auth: 'bearer',
     tag: 'organiser',
     summary:
-      'multipart/form-data with one image (JPEG, PNG or WebP, at most 5 MB): re-encoded as WebP in two widths; answers the details one’s url (`/uploads/<name>.webp`); the card one is the sibling `/uploads/<name>-card.webp`.',
-    answers: { 200: ok({ url: z.string() }), ...bearer(403) },
+      'multipart/form-data with one image (JPEG, PNG or WebP, at most 5 MB and 25 megapixels): re-encoded as WebP in two widths; answers the details one’s url (`/uploads/<name>.webp`); the card one is the sibling `/uploads/<name>-card.webp`. An organiser keeps at most UPLOAD_QUOTA_MB (100 MB) of images; an image no event or council uses is removed a day after its upload.',
+    answers: {
+      200: ok({ url: z.string() }),
+      ...bearer(403),
+      413: {
+        description:
+          'Beyond API.md (issue 21 item 9): the image is over 5 MB, or over 25 megapixels, or would take the organiser’s images over their quota (UPLOAD_QUOTA_MB); the message says which.',
+        content: { 'application/json': { schema: apiError } },
+      },
+      415: {
+        description: 'Not a JPEG, PNG or WebP image (judged by its bytes), not readable as one, or not multipart/form-data.',
+        content: { 'application/json': { schema: apiError } },
+      },
+    },
   },
   orgParticipants: {
     method: 'POST',

@@ -170,7 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
-        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
+        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config), uploadQuotaMb: config.uploadQuotaMb })
         await signedIn.register(aroundSignedInRoutes)
         await signedIn.register(doorRoutes)
         await signedIn.register(feedRoutes, { config, secret })

@@ -62,6 +62,8 @@ export type Refusal =
   | 'unknownTicket'
   // Push (server/db/push.ts)
   | 'endpointTaken'
+  // Uploads (server/db/uploads.ts)
+  | 'uploadQuota'
   | 'notCheckedIn'
   | 'noTicketToRate'
   | 'notCheckedInToRate'
