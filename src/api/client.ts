@@ -53,7 +53,7 @@ export interface ClientOptions {
    * two tabs refreshing with the same token would look like a replay and revoke the session of both.
    */
   lock?: (run: () => Promise<void>) => Promise<void>
-  /** Waits before a retry (tests pass a fake clock). */
+  /** Waits before a retry of a write (src/api/retry.ts); tests pass a fake clock. */
   sleep?: (ms: number) => Promise<void>
 }
 
@@ -62,20 +62,6 @@ export interface RequestOptions {
   auth?: boolean
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
-  /**
-   * How many times a 503 (the server shedding load) is retried, after its Retry-After plus jitter: only for
-   * writes that are safe to repeat (claim, register: a second one changes nothing). 0 by default.
-   */
-  retries?: number
-}
-
-/** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
-const MAX_RETRY_AFTER = 10
-
-/** Milliseconds to wait before retrying a 503: its Retry-After (1 s if absent), plus up to half of it at random. */
-export function retryDelay(retryAfter: string | null, random: number = Math.random()): number {
-  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 1))
-  return Math.round(seconds * 1000 * (1 + random / 2))
 }
 
 type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
@@ -148,18 +134,7 @@ export function createClient({
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, options: RequestOptions = {}): Promise<T> {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await attempt<T>(path, body, options)
-      } catch (err) {
-        if ((err as ApiError).status !== 503 || retry >= (options.retries ?? 0)) throw err
-        await sleep(retryDelay((err as ApiError).retryAfter ?? null))
-      }
-    }
-  }
-
-  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive }: RequestOptions): Promise<T> {
+  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
@@ -188,6 +163,8 @@ export function createClient({
   return {
     request,
     refresh,
+    /** The client's clock for waiting before a retry (src/api/retry.ts: the writes' retry of a 503). */
+    sleep,
     setTokens(accessToken: string, refreshToken: string) {
       storage.setItem(ACCESS_TOKEN, accessToken)
       storage.setItem(REFRESH_TOKEN, refreshToken)

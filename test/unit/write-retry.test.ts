@@ -3,7 +3,8 @@
 // other calls and other statuses are never retried.
 import { describe, expect, it, vi } from 'vitest'
 import { createCalls, WRITE_RETRIES } from '../../src/api/all-calls.ts'
-import { ApiError, createClient, retryDelay } from '../../src/api/client.ts'
+import { ApiError, createClient } from '../../src/api/client.ts'
+import { retryDelay } from '../../src/api/retry.ts'
 
 function memoryStorage() {
   const m = new Map<string, string>([
