@@ -4,7 +4,7 @@
 // `import type`, so no zod reaches the phone through the types).
 //
 // Part 1 (the student app's calls) is declared below; Part 2's areas each declare theirs in a file of their own
-// (org.ts, door.ts, around.ts), built from define.ts and entities.ts, and CALLS joins them all.
+// (org.ts, door.ts, around.ts; Part 3's operations in ops.ts), built from define.ts and entities.ts, and CALLS joins them all.
 import * as z from 'zod/mini'
 import { COLLEGE, DEGREE, SIGN_IN_STATE } from './constants.ts'
 import { MESSAGES } from './messages.ts'
@@ -14,6 +14,7 @@ import { council, eventDetail, eventsByState, myEvent, team, user } from './enti
 import { ANSWERS_BODY_LIMIT, answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
+import { OPS_CALLS } from './ops.ts'
 
 /** The app's one-time sign-in value (src/stores/session-flows.ts makes 32 random bytes, base64url). */
 const appState = z.optional(
@@ -288,8 +289,8 @@ export const STUDENT_CALLS = {
   },
 } as const satisfies Record<string, CallSpec>
 
-/** Every call of the API: Part 1 and Part 2's areas. */
-export const CALLS = { ...STUDENT_CALLS, ...ORG_CALLS, ...DOOR_CALLS, ...AROUND_CALLS } as const satisfies Record<string, CallSpec>
+/** Every call of the API: Part 1, Part 2's areas and Part 3's operations. */
+export const CALLS = { ...STUDENT_CALLS, ...ORG_CALLS, ...DOOR_CALLS, ...AROUND_CALLS, ...OPS_CALLS } as const satisfies Record<string, CallSpec>
 
 export type CallName = keyof typeof CALLS
 export type Calls = typeof CALLS

@@ -94,9 +94,9 @@ export const AROUND_CALLS = {
     auth: 'bearer',
     tag: 'around',
     summary:
-      'Stores the caller’s push subscription (an endpoint held by another account moves to the caller). With PUSH_ENDPOINTS=public (production), an endpoint that is not https on a host with public addresses is refused with 400.',
+      'Stores the caller’s push subscription. A student keeps at most 10, and at most 4 on one push service’s host: the oldest are dropped. An endpoint another student holds stays theirs: 409 (the app then makes a new subscription). With PUSH_ENDPOINTS=public (production), an endpoint that is not https on a host with public addresses is refused with 400.',
     body: fields({ subscription: pushSubscription }),
-    answers: { 200: ok({}), ...bearer() },
+    answers: { 200: ok({}), ...bearer(409) },
   },
   pushUnsubscribe: {
     method: 'POST',

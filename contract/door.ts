@@ -79,8 +79,17 @@ export const unknownTicket = doc(
   { id: 'UnknownTicket', description: 'No ticket of this event has this code (the message says when it is another event’s).' },
 )
 
+export const notCheckedIn = doc(
+  z.object({ error: z.literal(true), message: z.string(), result: z.literal('NOT_CHECKED_IN'), attendee, scan_id: z.optional(z.string()) }),
+  {
+    id: 'NotCheckedIn',
+    description:
+      'Beyond API.md (issue 21 item 13): a repeated scan_id whose check-in was undone since: the ticket is not checked in now. A new scan (a new scan_id) checks it in.',
+  },
+)
+
 /** One scan's answer, as check-in answers it (the sync's results carry the scan_id). */
-export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket])
+export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn])
 
 export const doorEvent = doc(
   z.object({ id: z.int(), name: z.string(), dates: z.array(z.string()), venue: z.string(), tickets_sold: z.int(), checked_in: z.int() }),
@@ -129,13 +138,17 @@ export const DOOR_CALLS = {
     path: '/door/p/check-in',
     auth: 'bearer',
     tag: 'door',
-    summary: 'Checks a ticket in. A repeated scan_id gets the first answer again; any number of gates scanning one ticket at once give one CHECKED_IN.',
+    summary:
+      'Checks a ticket in. A repeated scan_id answers the ticket’s state now: its first answer while the check-in it made stands (ALREADY_CHECKED_IN when another scan’s does, NOT_CHECKED_IN once it was undone); any number of gates scanning one ticket at once give one CHECKED_IN. Another event’s ticket is named in the 404’s message only when the caller may see that event.',
     body: fields({ ...eventRef, ticket_code: ticketCode, scan_id: scanId, gate }),
     answers: {
       200: checkedIn,
       ...bearer(403),
       404: refusal('UNKNOWN_TICKET: no ticket of this event has this code; or the event does not exist.', z.union([unknownTicket, apiError])),
-      409: refusal('ALREADY_CHECKED_IN (when and at which gate); or the scan_id was already used for another ticket.', z.union([alreadyCheckedIn, apiError])),
+      409: refusal(
+        'ALREADY_CHECKED_IN (when and at which gate); NOT_CHECKED_IN (a repeated scan_id whose check-in was undone); or the scan_id was already used for another ticket.',
+        z.union([alreadyCheckedIn, notCheckedIn, apiError]),
+      ),
     },
   },
   undoCheckIn: {
@@ -153,7 +166,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; of one ticket’s scans the earliest scanned_at is checked in.',
+      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite).',
     body: fields({
       ...eventRef,
       scans: z

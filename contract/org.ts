@@ -396,7 +396,8 @@ export const ORG_CALLS = {
     path: '/org/p/event/:id/participants.csv',
     auth: 'bearer',
     tag: 'organiser',
-    summary: 'The participants as CSV: UTF-8 with BOM, formula-safe cells, a column per registration question; streamed.',
+    summary:
+      "The participants as CSV: UTF-8 with BOM, formula-safe cells (a cell starting with = + - @, or a part of one after a ;, gets a leading '; a cell with , or ; is quoted, for Excel in either kind of locale), a column per registration question; streamed.",
     params: z.object({ id: csvPathId }),
     answers: { 200: { description: 'The participants as CSV.', content: { 'text/csv': { schema: z.string() } } }, ...bearer(403, 404) },
   },

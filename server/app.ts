@@ -20,7 +20,8 @@ import { database, repositories } from './plugins/repositories.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
 import { apiDocs, openApi } from './plugins/openapi.ts'
 import { staticApp } from './plugins/static.ts'
-import serverRoutes from './routes/server.ts'
+import serverRoutes, { metricsAccessOf, OPS_ALIASES, UNSHED_PATHS } from './routes/server.ts'
+import { createMetrics, metricsPlugin } from './plugins/metrics.ts'
 import authRoutes from './routes/auth.ts'
 import userRoutes from './routes/user.ts'
 import eventRoutes from './routes/events.ts'
@@ -29,12 +30,15 @@ import councilRoutes from './routes/councils.ts'
 import orgRoutes from './routes/org.ts'
 import scheduler from './plugins/scheduler.ts'
 import { uploads, uploadsDirOf } from './plugins/uploads.ts'
+import { control } from './plugins/control.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 import doorRoutes from './routes/door.ts'
 import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
 
 export const BODY_LIMIT = 16 * 1024
+/** A whole request, headers and body, must arrive within this (docs/deployment.md "Timeouts"). */
+export const REQUEST_TIMEOUT_MS = 10_000
 export const API_PREFIX = '/api/v1'
 
 export interface AppOptions {
@@ -56,6 +60,11 @@ export interface AppOptions {
   scheduler?: false | { intervalMs?: number }
   /** The waitlist/push tick's period (ms); `false`: no timer (tests call app.aroundJobs.tick()). */
   aroundIntervalMs?: number | false
+  /**
+   * The process's own metrics (CPU, memory, event loop, GC) beside the app's; tests that build many apps in one
+   * process turn them off (each set watches the whole process).
+   */
+  processMetrics?: boolean
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -69,7 +78,8 @@ const SLASHED = new Map(
 function withDeclaredSlash(url: string): string {
   const q = url.indexOf('?')
   const path = q < 0 ? url : url.slice(0, q)
-  const declared = SLASHED.get(path)
+  // The operator's calls also answer where orchestrators and Prometheus look by default (/health/live, /metrics).
+  const declared = SLASHED.get(path) ?? OPS_ALIASES.get(path)
   return declared ? declared + (q < 0 ? '' : url.slice(q)) : url
 }
 
@@ -84,8 +94,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Each request's child logger is made at its first line, not for every request (plugins/logging.ts).
     childLoggerFactory: logger === false ? undefined : requestChildLogger,
     bodyLimit: BODY_LIMIT,
-    // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off.
-    requestTimeout: 10_000,
+    // A whole request (headers and a body of at most 16 KB) must arrive within 10 s: a slow-body client is cut off
+    // with 408. Node checks its connections against these timeouts every `connectionsCheckingInterval` (30 s by
+    // default, which let a trickling body live for up to 40 s, and the headers' own default is 60 s): every half
+    // second here, so the cut comes by 10.5 s (issue 21 item 2, test/server/slow-bodies.test.ts).
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     // Off unless TRUST_PROXY names the proxies (server/config.ts): otherwise any client could choose the address
@@ -107,8 +121,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const secret = await loadSecret(config.jwtSecret, config.dataDir)
 
+  // Metrics first: its hooks see every route as it is registered (no request hook of its own runs before overload's).
+  const metrics = createMetrics({ processMetrics: options.processMetrics })
+  await app.register(metricsPlugin, { metrics, database: options.database, port: config.metrics.port, host: config.host })
   // Order matters: the overload check is the first hook of every request, so a refusal costs nothing.
-  await app.register(overload, { ...OVERLOAD, ...(config.maxInFlight ? { maxInFlight: config.maxInFlight } : {}), ...options.overload })
+  await app.register(overload, {
+    ...OVERLOAD,
+    ...(config.maxInFlight ? { maxInFlight: config.maxInFlight } : {}),
+    onShed: metrics.shed,
+    unshed: UNSHED_PATHS,
+    ...options.overload,
+  })
   await app.register(errors)
   await app.register(answerMessages)
   await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
@@ -118,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
+  // The embedded database on disk: `npm run cli -- backup` while this server runs (plugins/control.ts).
+  await app.register(control, { database: options.database, uploadsDir: uploadsDirOf(config) })
   await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
@@ -129,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // matching them (the Cache API honours Vary), and they are never fetched from another origin.
       await api.register(corsForApp, { appUrl: config.appUrl })
       api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
-      await api.register(serverRoutes)
+      await api.register(serverRoutes, { database: options.database, metricsAccess: metricsAccessOf(config) })
       // Cookies (the signed sign-in state) exist on the sign-in routes only: no other call reads or sets one, so
       // the cookie plugin's two hooks run there and nowhere else (issue 15: nothing on a claim's path but the claim).
       // Its secret signs cookies and is never the JWT secret itself.

@@ -9,6 +9,8 @@ import type { PushEndpoints } from './push/endpoint.ts'
 export type TrustProxy = false | number | string[]
 export interface Config {
   port: number
+  /** Where to listen (HOST, default every interface): the server, and the metrics' own port when set. */
+  host: string
   appUrl: string
   databaseUrl?: string
   dataDir: string
@@ -42,6 +44,11 @@ export interface Config {
    * 'any' (the default elsewhere: development and tests run their push service on this machine) any http(s) URL.
    */
   pushEndpoints: PushEndpoints
+  /**
+   * Prometheus metrics (docs/deployment.md "Metrics"): METRICS_TOKEN, the bearer token /api/v1/metrics then
+   * requires; METRICS_PORT, a port of their own (on HOST) where /metrics answers without a token.
+   */
+  metrics: { token?: string; port?: number }
 }
 
 function graceSeconds(raw: string | undefined): number | undefined {
@@ -91,6 +98,14 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   return entries
 }
 
+/** METRICS_TOKEN: a bearer secret; a short one would be guessable from a scraper's network. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined
+  if (raw.length < 16 || /\s/.test(raw))
+    throw new Error('METRICS_TOKEN must be at least 16 characters without spaces: generate one with `openssl rand -hex 32`.')
+  return raw
+}
+
 function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name]
   if (raw === undefined || raw === '') return undefined
@@ -135,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port,
+    host: env.HOST || '0.0.0.0',
     appUrl: (env.APP_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
@@ -164,5 +180,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT || undefined }
         : undefined,
     pushEndpoints,
+    metrics: { token: metricsToken(env.METRICS_TOKEN), port: metricsPort(env.METRICS_PORT, port) },
   }
+}
+
+/** METRICS_PORT: a port number (0 picks a free one, for tests), never the server's own. */
+function metricsPort(raw: string | undefined, serverPort: number): number | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`METRICS_PORT must be a port number, not "${raw}"`)
+  if (n !== 0 && n === serverPort) throw new Error(`METRICS_PORT must differ from PORT (${serverPort}): the metrics get a port of their own.`)
+  return n
 }

@@ -23,5 +23,5 @@ closeWithGrace({ delay: 9_000, logger: app.log }, async ({ signal, err }) => {
   await database.close()
 })
 
-await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' })
+await app.listen({ port: config.port, host: config.host })
 announceStart(app, { config, demo })

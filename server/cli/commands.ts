@@ -22,8 +22,13 @@ export const USAGE = `Usage: npm run cli -- <command>
   role:grant <email> organizer <council_id>   make the user an organiser of a council
   role:revoke <email> admin | organizer <council_id>   take the role back
                                  (the user must have signed in once; every account with that e-mail is changed)
+  backup <file>                  the embedded database and its images into one file, while the server runs
+                                 (the server writes it) or not; PostgreSQL: pg_dump (docs/deployment.md "Backups")
+  restore <file> [--data-dir <new folder>] [--uploads-dir <folder>]
+                                 a backup into a NEW data folder (default DATA_DIR, which must then be empty),
+                                 checked table by table; then start the server on that folder
 Works on DATABASE_URL, or on the embedded database in DATA_DIR (default ./data): stop the server first
-in that case, as the embedded database must not be opened by two processes at once.`
+in that case (but for backup), as the embedded database must not be opened by two processes at once.`
 
 /** A mistake of the operator: printed as is, without a stack trace, and the exit status is 1. */
 export class CliError extends Error {}

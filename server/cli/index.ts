@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts'
 import { openDatabase, type Database } from '../db/index.ts'
 import { accessTokens, loadSecret } from '../auth/tokens.ts'
 import { CliError, USAGE, runCommand } from './commands.ts'
+import { backupCommand, restoreCommand } from './backup.ts'
 
 const argv = process.argv.slice(2)
 if (['help', '--help', '-h'].includes(argv[0])) {
@@ -15,6 +16,12 @@ let database: Database | undefined
 let status = 0
 try {
   const config = loadConfig()
+  // Backups go through the running server when one holds the embedded database, and a restore writes a new
+  // folder: neither opens the configured database here first (server/cli/backup.ts).
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    process.stdout.write(`${await (argv[0] === 'backup' ? backupCommand : restoreCommand)(argv.slice(1), config)}\n`)
+    process.exit(0)
+  }
   database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl, max: 2 } : { dataDir: config.dataDir })
   // The same secret as the server (JWT_SECRET, or the one kept in DATA_DIR), so its tokens are accepted.
   const tokens = accessTokens(await loadSecret(config.jwtSecret, config.dataDir))

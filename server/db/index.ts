@@ -1,12 +1,14 @@
 // Opens the database the configuration names: a real PostgreSQL when a URL is given, otherwise the
 // embedded PGlite (PostgreSQL in WebAssembly) in a folder, or in memory for tests. Both are migrated on open.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
 import { lockDataDir } from './data-dir-lock.ts'
+import { tableRowCounts } from './ops.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -14,8 +16,26 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>
 export interface Database {
   db: Db
   kind: 'postgres' | 'pglite'
+  /** Connections the pool may open: PostgreSQL's `max`; 1 for the embedded database (one in-process session). */
+  poolMax: number
+  /** PostgreSQL: the application_name of this process's connections, to find them in pg_stat_activity (metrics). */
+  applicationName?: string
+  /** The embedded database's folder (absent in memory and on PostgreSQL). */
+  dataDir?: string
+  /**
+   * The embedded database: its data folder as a gzipped tar (PGlite's dumpDataDir) and the row count of every table,
+   * both read while no transaction of this process is half done (server/backup/archive.ts). Absent on PostgreSQL,
+   * whose backup is pg_dump (docs/deployment.md "Backups").
+   */
+  dumpDataDir?(): Promise<{ tar: Uint8Array; rows: Record<string, number> }>
   close(): Promise<void>
 }
+
+/** How long a PostgreSQL connection attempt may take (s): a database that does not answer fails the request, never hangs it. */
+export const CONNECT_TIMEOUT_SECONDS = 5
+
+/** This process's name in pg_stat_activity: the host and pid, so two instances' connections are told apart. */
+const applicationNameOf = () => `campus-events ${hostname()} ${process.pid}`.slice(0, 63)
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
@@ -78,10 +98,17 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
     const { default: postgres } = await import('postgres')
     const { drizzle } = await import('drizzle-orm/postgres-js')
     const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-    const client = postgres(options.url, { max: options.max ?? 10, onnotice: () => {} })
+    const max = options.max ?? 10
+    const applicationName = applicationNameOf()
+    const client = postgres(options.url, {
+      max,
+      onnotice: () => {},
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      connection: { application_name: applicationName },
+    })
     const db = drizzle(client, { schema })
     await migrate(db, { migrationsFolder })
-    return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) }
+    return { db: db as unknown as Db, kind: 'postgres', poolMax: max, applicationName, close: () => client.end({ timeout: 5 }) }
   }
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
@@ -102,6 +129,20 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
     return {
       db: db as unknown as Db,
       kind: 'pglite',
+      poolMax: 1,
+      dataDir: options.dataDir,
+      async dumpDataDir() {
+        // A checkpoint first, so the files need little write-ahead log replayed when a restore opens them; then the
+        // folder is read inside a transaction of PGlite's own, which holds every other transaction of this process
+        // off (PGlite runs one at a time): none is half done in the copy. Reads and writes wait for the copy (well
+        // under a second for a campus's data: docs/deployment.md "Backups").
+        await client.exec('CHECKPOINT')
+        return client.transaction(async (tx) => {
+          const rows = await tableRowCounts(async (text) => (await tx.query<Record<string, unknown>>(text)).rows)
+          const dump = await client.dumpDataDir('gzip')
+          return { tar: new Uint8Array(await dump.arrayBuffer()), rows }
+        })
+      },
       close: async () => {
         try {
           await client.close()

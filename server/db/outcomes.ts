@@ -58,6 +58,8 @@ export type Refusal =
   | 'doorClosed'
   | 'scanIdReused'
   | 'unknownTicket'
+  // Push (server/db/push.ts)
+  | 'endpointTaken'
   | 'notCheckedIn'
   | 'noTicketToRate'
   | 'notCheckedInToRate'
@@ -111,6 +113,38 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
 function hasCode(err: unknown, code: string, constraint?: string): boolean {
   for (let e: any = err; e; e = e.cause) {
     if (e.code === code) return !constraint || e.constraint_name === constraint || e.constraint === constraint
+  }
+  return false
+}
+
+/**
+ * The database could not be reached or dropped the connection (issue 27: a PostgreSQL restart, a killed backend, a
+ * full connection table): nothing about the request was wrong, and the same request a moment later can succeed.
+ * PostgreSQL's classes 08 (connection exception) and 57P (operator intervention: admin shutdown, crash shutdown,
+ * cannot connect now), 53300 (too many connections), and the driver's and the socket's own codes.
+ */
+const UNAVAILABLE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+])
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    const code = typeof e.code === 'string' ? e.code : ''
+    if (UNAVAILABLE.has(code) || code.startsWith('08')) return true
   }
   return false
 }

@@ -35,13 +35,67 @@ export type Audience = 'PARTICIPANTS' | 'TICKET_HOLDERS' | 'WAITLIST'
 /** An organiser's messages per event in 24 hours. */
 export const NOTIFY_PER_DAY = 5
 
+/**
+ * Subscriptions one student keeps (issue 21 item 4: one student stored 200, and one notification made 200 sends to
+ * hosts of their choosing): a phone, a laptop, a tablet and their browsers fit in 10. The bound per host is per
+ * student too (a phone and a laptop on one push service, a spare): a bound over all students would cut off a
+ * real push service, on which every Chrome or every Safari subscription of the college lives.
+ */
+export const PUSH_PER_STUDENT = 10
+export const PUSH_PER_HOST = 4
+
+/** The host of an endpoint, as the cap per host counts it (an unreadable URL is a host of its own). */
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).hostname.toLowerCase()
+  } catch {
+    return endpoint
+  }
+}
+
 export function pushRepository(db: Db) {
   return {
-    /** Stores the caller's subscription; an endpoint held by another account (a shared browser) moves to the caller. */
-    async subscribe(userId: number, s: Subscription): Promise<void> {
-      await db.execute(sql`
-        INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (${userId}, ${s.endpoint}, ${s.keys.p256dh}, ${s.keys.auth})
-        ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth`)
+    /**
+     * Stores the caller's subscription (issue 21 item 4): an endpoint the caller already holds is renewed (its keys,
+     * and it counts as the newest); one another student holds is refused and stays theirs (a shared browser makes a
+     * new subscription instead: src/stores/push.ts). Then the caller keeps at most PUSH_PER_STUDENT subscriptions,
+     * and at most PUSH_PER_HOST on one push service's host, the oldest dropped. One transaction, under the
+     * student's row lock, so two subscribes at once cannot both keep an eleventh.
+     */
+    async subscribe(userId: number, s: Subscription): Promise<Outcome> {
+      return outcomeOf(() =>
+        db.transaction(async (txn) => {
+          const tx = txn as unknown as Db
+          await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`)
+          const kept = rowsOf(
+            await tx.execute(sql`
+              INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (${userId}, ${s.endpoint}, ${s.keys.p256dh}, ${s.keys.auth})
+              ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, created_at = now()
+                WHERE push_subscriptions.user_id = EXCLUDED.user_id
+              RETURNING id`),
+          )
+          if (kept.length === 0) throw new Refused('endpointTaken')
+          const mine = rowsOf(
+            await tx.execute(sql`SELECT id, endpoint FROM push_subscriptions WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC`),
+          ) as { id: number; endpoint: string }[]
+          const perHost = new Map<string, number>()
+          const dropped: number[] = []
+          mine.forEach((row, i) => {
+            const host = hostOf(row.endpoint)
+            const n = (perHost.get(host) ?? 0) + 1
+            perHost.set(host, n)
+            if (i >= PUSH_PER_STUDENT || n > PUSH_PER_HOST) dropped.push(Number(row.id))
+          })
+          if (dropped.length > 0)
+            await tx.execute(
+              sql`DELETE FROM push_subscriptions WHERE id IN (${sql.join(
+                dropped.map((id) => sql`${id}`),
+                sql`, `,
+              )})`,
+            )
+          return undefined
+        }),
+      )
     },
 
     async unsubscribe(userId: number, endpoint: string): Promise<void> {

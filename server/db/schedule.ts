@@ -35,7 +35,9 @@ export interface Move {
   from: AnyEventState
   to: AnyEventState
   step: string
+  /** When the move was applied, and when its step was due (the difference is the scheduler's lateness). */
   at: Date
+  dueAt: Date
 }
 
 export function scheduleRepository(db: Db) {
@@ -82,7 +84,7 @@ export function scheduleRepository(db: Db) {
             before: { state: from },
             after: { state: latest.state, step: latest.key, due_at: new Date(latest.time).toISOString() },
           })
-          moves.push({ eventId: id, from, to: latest.state, step: latest.key, at: new Date(now) })
+          moves.push({ eventId: id, from, to: latest.state, step: latest.key, at: new Date(now), dueAt: new Date(latest.time) })
         }
         return moves
       })

@@ -45,6 +45,20 @@ export function latin(text: string): string {
     .join('')
 }
 
+/**
+ * A line of the student's text as the PDF writes it (issue 21 item 3: a tab, CR/LF, U+2028, U+2003 or U+3000 in a
+ * name was a 500, "WinAnsi cannot encode"): any run of whitespace or separators one space, control, format and
+ * surrogate characters dropped (the zero-width joiners, which Indic words need, kept), the ends trimmed. Only the
+ * PDF's copy: the stored name stays as the student wrote it.
+ */
+export function pdfLine(text: string): string {
+  return text
+    .replace(/[\s\p{Z}\u0085]+/gu, ' ')
+    .replace(/[\p{Cc}\p{Cs}]|(?![\u200c\u200d])\p{Cf}/gu, '')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+}
+
 /** The event's date, or its first to last date, as an Indian reader writes it: "21–22 November 2026". */
 export function certificateDate(dates: string[]): string {
   const times = dates.map((d) => Date.parse(d)).filter(Number.isFinite)
@@ -130,9 +144,10 @@ export async function certificatePdf(c: Certificate, options: { verifyUrl: strin
   const INK = rgb(0.12, 0.12, 0.14)
   const MUTED = rgb(0.38, 0.38, 0.42)
   const pdf = await PDFDocument.create()
+  const clean = { name: pdfLine(c.name), event: pdfLine(c.event), council: pdfLine(c.council), chapter: pdfLine(options.chapter) }
   // PDF metadata is UTF-16: any script as it is.
-  pdf.setTitle(`Certificate of participation: ${c.name}, ${c.event}`)
-  pdf.setAuthor(options.chapter)
+  pdf.setTitle(`Certificate of participation: ${clean.name}, ${clean.event}`)
+  pdf.setAuthor(clean.chapter)
   pdf.setSubject(`Verification code ${printedCode(c.code)}`)
   pdf.setCreator('Campus Events')
   pdf.setProducer('Campus Events')
@@ -144,10 +159,10 @@ export async function certificatePdf(c: Certificate, options: { verifyUrl: strin
   const fixed = (text: string, weight: Weight): Run<PDFFont>[] => [{ text, font: standard[weight] }]
   const date = certificateDate(c.dates)
   const lines = {
-    chapter: options.chapter,
-    name: c.name,
-    event: c.event,
-    organised: `organised by ${c.council}${date ? `, on ${date}` : ''}.`,
+    chapter: clean.chapter,
+    name: clean.name,
+    event: clean.event,
+    organised: `organised by ${clean.council}${date ? `, on ${date}` : ''}.`,
   }
   // The script fonts only when a line needs them: Latin-1 certificates stay as small and quick as before.
   const scripts = Object.values(lines).some((text) => latin(text) !== text) ? await (await import('./certificate-fonts.ts')).scriptFonts() : null

@@ -29,7 +29,9 @@ export default fp(
     async function tick(): Promise<void> {
       try {
         const moves = await schedule.applyDue()
+        app.metrics.scheduler.ticked()
         for (const move of moves) {
+          app.metrics.scheduler.moved((move.at.getTime() - move.dueAt.getTime()) / 1000)
           app.log.info({ event: move.eventId, from: move.from, to: move.to, step: move.step }, 'scheduled state move')
           app.lifecycle.emit(asStateChange(move))
         }
@@ -67,12 +69,16 @@ export default fp(
       await tick()
     })
 
-    if (intervalMs > 0) app.addHook('onReady', async () => run())
+    if (intervalMs > 0)
+      app.addHook('onReady', async () => {
+        app.metrics.scheduler.started()
+        run()
+      })
     app.addHook('onClose', async () => {
       closed = true
       if (timer) clearTimeout(timer)
       while (running) await running
     })
   },
-  { name: 'scheduler', dependencies: ['database', 'lifecycle'] },
+  { name: 'scheduler', dependencies: ['database', 'lifecycle', 'metrics'] },
 )

@@ -17,9 +17,15 @@ export type PushEndpoints = 'public' | 'any'
 /** The 400's message for an endpoint that may not be stored. */
 export const PRIVATE_ENDPOINT_MESSAGE = 'endpoint must be the https address of a push service on the internet'
 
-/** Whether an IP address is public unicast: not loopback, private, link-local, unique-local, CGNAT, reserved, … */
+/**
+ * Whether an IP address is public unicast: not loopback, private, link-local, unique-local, CGNAT, reserved, … and
+ * not in ::/96, the deprecated IPv4-compatible IPv6 addresses (RFC 4291 2.5.5.1), which ipaddr.js calls unicast:
+ * `[::127.0.0.1]`, which the URL parser writes `[::7f00:1]`, reached this machine (issue 21 item 5).
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false
   return ipaddr.process(address).range() === 'unicast'
 }
 

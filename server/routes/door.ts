@@ -6,7 +6,7 @@ import type { ScanAnswer } from '../db/door.ts'
 import { declared } from './declare.ts'
 import { DOOR_MESSAGES, valueOf } from './outcomes.ts'
 
-/** A scan's answer on the wire, with its status: 200 CHECKED_IN, 409 ALREADY_CHECKED_IN, 404 UNKNOWN_TICKET. */
+/** A scan's answer on the wire, with its status: 200 CHECKED_IN, 409 ALREADY_CHECKED_IN or NOT_CHECKED_IN, 404 UNKNOWN_TICKET. */
 export function scanReply(answer: ScanAnswer) {
   switch (answer.result) {
     case 'CHECKED_IN':
@@ -22,6 +22,11 @@ export function scanReply(answer: ScanAnswer) {
           checked_in_at: answer.checked_in_at,
           gate: answer.gate,
         },
+      }
+    case 'NOT_CHECKED_IN':
+      return {
+        status: 409 as const,
+        body: { error: true as const, message: DOOR_MESSAGES.undoneScan, result: answer.result, attendee: answer.attendee },
       }
     default:
       return {
@@ -56,6 +61,7 @@ const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { event_id, ticket_code, scan_id, gate } = request.body
       const answer = valueOf(await door.checkIn(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
+      app.metrics.checkIn(answer.result, 'scan')
       const { status, body } = scanReply(answer)
       if (status === 200) return body
       return reply.status(status).send(body)
@@ -77,6 +83,7 @@ const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const scans = request.body.scans.map((s) => ({ ...s, scan_id: s.scan_id.toLowerCase() }))
       const results = valueOf(await door.sync(request.userId, request.body.event_id, scans))
+      for (const r of results) app.metrics.checkIn(r.result, 'sync')
       return { error: false as const, results: results.map((r) => ({ ...scanReply(r).body, scan_id: r.scan_id })) }
     },
   })

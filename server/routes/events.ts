@@ -46,7 +46,9 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     // rush's path (issue 15), where it would only read Accept-Encoding to decide not to compress.
     compress: false,
     handler: async (request) => {
-      const ticket_code = valueOf(await app.claimsRepository.claim(request.userId, request.body.event_id))
+      const outcome = await app.claimsRepository.claim(request.userId, request.body.event_id)
+      app.metrics.claim(outcome)
+      const ticket_code = valueOf(outcome)
       return { error: false as const, message: MESSAGES.ticketClaimed, ticket_code }
     },
   })

@@ -115,15 +115,19 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** The public page: plain HTML (no script, no inline style, so the server's CSP holds), readable on a phone. */
+/**
+ * The public page: plain HTML (no script, no inline style, so the server's CSP holds), readable on a phone. The
+ * texts people chose (name, event, council) are isolated in <bdi>: a right-to-left override in a name (U+202E)
+ * showed it, and what follows it on the line, reversed (issue 21 item 11).
+ */
 function verifyPage(c: Certificate | null): string {
   const body = c
     ? `<h1>Certificate verified</h1>
 <p>This certificate of participation is genuine. It was issued by the ${escapeHtml(CHAPTER)} to:</p>
 <dl>
-<dt>Name</dt><dd>${escapeHtml(c.name)}</dd>
-<dt>Event</dt><dd>${escapeHtml(c.event)}</dd>
-<dt>Organised by</dt><dd>${escapeHtml(c.council)}</dd>
+<dt>Name</dt><dd><bdi>${escapeHtml(c.name)}</bdi></dd>
+<dt>Event</dt><dd><bdi>${escapeHtml(c.event)}</bdi></dd>
+<dt>Organised by</dt><dd><bdi>${escapeHtml(c.council)}</bdi></dd>
 <dt>Date</dt><dd>${escapeHtml(certificateDate(c.dates))}</dd>
 <dt>Verification code</dt><dd>${escapeHtml(printedCode(c.code))}</dd>
 </dl>`

@@ -22,11 +22,17 @@ export const UPLOAD_MESSAGES = {
   unreadable: 'The image could not be read: choose another JPEG, PNG or WebP file.',
 } as const
 
-/** One CSV cell: formula-injection safe (a leading = + - @ tab or CR gets a '), quoted when it must be. */
+/**
+ * One CSV cell: formula-injection safe (a leading = + - @ tab or CR gets a '), quoted when it must be. Excel where
+ * the list separator is ';' (much of Europe) splits the file at every ';' instead, so a ';' is treated like the
+ * ',' (issue 21 item 10): the cell is quoted, and what follows a ';' gets the same guard, since there it starts a
+ * cell of its own.
+ */
 export function csvCell(value: unknown): string {
   let s = value === null || value === undefined ? '' : String(value)
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s
+  s = s.replace(/;(?="*[=+\-@\t\r])/g, ";'")
+  return /[",;\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s
 }
 
 const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`

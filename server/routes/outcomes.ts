@@ -58,6 +58,7 @@ export const DOOR_MESSAGES = {
   checkedIn: 'Checked in.',
   undone: 'Check-in undone: the ticket can be scanned again.',
   otherEvent: (name: string) => `This ticket is for another event: ${name}.`,
+  undoneScan: 'This scan’s check-in was undone: the ticket is not checked in. Scan it again to check it in.',
 } as const
 
 export const USER_MESSAGES = {
@@ -132,6 +133,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   waitlistClosed: { status: 403, message: 'The waitlist is only open while tickets are.' },
   notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
   notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
+  // A push endpoint is one browser's: another student's stays theirs (issue 21 item 4). The app makes a new one.
+  endpointTaken: { status: 409, message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.' },
   notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
   // A wrong state is 403 (API.md's conventions), as for the other calls outside their states.
   doorClosed: { status: 403, message: DOOR_MESSAGES.doorClosed },

@@ -41,7 +41,7 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
     config: writes,
     handler: async (request) => {
       if (!endpointAllowed(request.body.subscription.endpoint, app.pushEndpoints)) throw badRequest(PRIVATE_ENDPOINT_MESSAGE)
-      await app.pushRepository.subscribe(request.userId, request.body.subscription)
+      valueOf(await app.pushRepository.subscribe(request.userId, request.body.subscription))
       return { error: false as const }
     },
   })

@@ -291,6 +291,8 @@ export function syncNow(): Promise<void> {
           setTicket(code, { checked_in_at: r.checked_in_at, gate: r.gate })
           settled.push({ ...r, code })
         }
+        // A queued scan whose check-in was undone meanwhile (on another device): the ticket is not in.
+        if (r.result === 'NOT_CHECKED_IN') setTicket(code, { checked_in_at: null, gate: null })
       })
       if (settled.length) conflicts.value = [...conflicts.value, ...settled]
       const sent = new Set(chunk.map((s) => s.scan_id))

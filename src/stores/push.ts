@@ -48,11 +48,21 @@ export async function enablePush(): Promise<PushStatus> {
     if (permission !== 'granted') return (pushStatus.value = permission === 'denied' ? 'denied' : 'off')
     const registration = await navigator.serviceWorker.ready
     const key = await api.pushKey()
-    const sub =
-      (await registration.pushManager.getSubscription()) ??
-      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }))
-    const json = sub.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } }
-    await api.pushSubscribe({ endpoint: json.endpoint, keys: json.keys })
+    const fresh = () => registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) })
+    const send = (sub: PushSubscription) => {
+      const json = sub.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } }
+      return api.pushSubscribe({ endpoint: json.endpoint, keys: json.keys })
+    }
+    const held = await registration.pushManager.getSubscription()
+    try {
+      await send(held ?? (await fresh()))
+    } catch (err) {
+      // 409: this browser's subscription belongs to another student who signed in here before (a shared browser).
+      // It stays theirs on the server; this student gets a subscription of their own.
+      if (!held || (err as { status?: number }).status !== 409) throw err
+      await held.unsubscribe()
+      await send(await fresh())
+    }
     return (pushStatus.value = 'on')
   } catch (err) {
     console.error('push subscription failed', err)

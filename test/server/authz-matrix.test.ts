@@ -86,7 +86,12 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     // The mobile number and student ID another signed-in student holds (unique among students, migration 0003).
     const stored = await t.database.db.select({ id: schema.users.id, phone: schema.users.phoneNumber, roll: schema.users.rollNumber }).from(schema.users)
     const heldByAnother = (role: Role) => stored.find((u) => u.id === (role === 'student' ? leader.id : student.id))!
-    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother }
+    // A push subscription of a student outside the roles (a browser the roles do not own).
+    const heldEndpoint = `https://push.example.com/held-${randomBytes(6).toString('hex')}`
+    await t.database.db
+      .insert(schema.pushSubscriptions)
+      .values({ userId: otherLeader.id, endpoint: heldEndpoint, p256dh: 'BP' + 'A'.repeat(85), auth: 'A'.repeat(22) })
+    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint }
   }
   type World = Awaited<ReturnType<typeof world>>
 
@@ -94,6 +99,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     method?: 'GET' | 'POST'
     /** The answer is not in the API's `{error, ...}` shape (the OpenAPI document). */
     document?: boolean
+    /** The answer is text, not JSON (the Prometheus metrics): `check` gets the text. */
+    text?: boolean
     url: (w: World) => string
     body: (w: World, role: Role) => unknown
     /** Status (and message) per role; the signed-in roles not named get `others`. */
@@ -255,6 +262,30 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       expect: () => ({ status: 200 }),
       check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'ok' }),
     },
+    // Operations (issue 27): public, for the orchestrator and the scraper; a bearer header changes nothing, and
+    // outside production the metrics are open (METRICS_TOKEN and production: test/server/ops.test.ts).
+    'GET /health/live': {
+      method: 'GET',
+      url: () => '/api/v1/health/live',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'live' }),
+    },
+    'GET /health/ready': {
+      method: 'GET',
+      url: () => '/api/v1/health/ready',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toEqual({ error: false, status: 'ready' }),
+    },
+    'GET /metrics': {
+      method: 'GET',
+      text: true,
+      url: () => '/api/v1/metrics',
+      body: () => undefined,
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => expect(body).toContain('# TYPE campus_ticket_claims_total counter'),
+    },
     'GET /openapi.json': {
       method: 'GET',
       document: true,
@@ -372,6 +403,15 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       }),
       expect: bearerOnly({ writes: ['push_subscriptions'] }),
     },
+    'POST /push/p/subscribe (an endpoint another student holds)': {
+      url: () => '/api/v1/push/p/subscribe',
+      body: (w) => ({ subscription: { endpoint: w.heldEndpoint, keys: { p256dh: 'BQ' + 'B'.repeat(85), auth: 'B'.repeat(22) } } }),
+      // Issue 21 item 4: it stays that student's (it moved to the caller before); nothing is written.
+      expect: (role) =>
+        role === 'signedOut'
+          ? { status: 401 }
+          : { status: 409, message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.' },
+    },
     'POST /push/p/unsubscribe (unknown endpoint)': {
       url: () => '/api/v1/push/p/unsubscribe',
       body: () => ({ endpoint: 'https://push.example.com/nobody' }),
@@ -430,8 +470,8 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     })
     const want = row.expect(role)
     expect(res.statusCode, res.body).toBe(want.status)
-    const json = res.json()
-    if (!row.document) expect(json.error).toBe(want.status !== 200)
+    const json = row.text && res.statusCode === 200 ? res.body : res.json()
+    if (!row.document && !row.text) expect(json.error).toBe(want.status !== 200)
     if (want.status === 401) expect(json).toEqual(INVALID)
     if (want.message) expect(json.message).toBe(want.message)
     if (want.status === 200) row.check?.(w, role, json)

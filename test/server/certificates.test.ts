@@ -10,7 +10,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { scriptFonts } from '../../server/feeds/certificate-fonts.ts'
-import { latin, runsOf } from '../../server/feeds/certificate-pdf.ts'
+import { certificatePdf, latin, pdfLine, runsOf } from '../../server/feeds/certificate-pdf.ts'
 import { normalCode } from '../../server/feeds/secrets.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
@@ -145,6 +145,49 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
       error: false,
       certificate: { code, name: 'Zoë D’Souza', event: `RoboWars ${n}`, council: 'Robotics Council', date: '2026-11-20T10:00:00+05:30' },
     })
+  })
+
+  it('a name with a tab, CR/LF, U+2028, U+2003 or U+3000 gets its certificate (500 before), the whitespace made single spaces in the PDF only', async () => {
+    const names = ['Asha\tRao', 'Asha\r\nRao', 'Asha\u2028Rao', 'Asha\u2003Rao', 'Asha\u3000Rao', '\u0007Asha \u0000\u001bRao\u200e ', 'आशा\tराव']
+    for (const name of names) {
+      // The NUL is refused by the API's input check; stored straight here, it is what a database could hold from elsewhere.
+      const student = await t.student({ name: name.replace('\u0000', '') })
+      const id = await event()
+      await attend(id, student.id, true)
+      const res = await download(id, student.auth)
+      expect(res.statusCode, `${JSON.stringify(name)}: ${res.body.slice(0, 200)}`).toBe(200)
+      const { lines } = await pdfText(res.rawPayload)
+      // Devanagari comes out of a PDF in the visual order of its glyphs: compared by its letters.
+      if (name.startsWith('आशा')) expect(lines.map(letters), JSON.stringify(name)).toContain(letters('आशा राव'))
+      else expect(lines, JSON.stringify(name)).toContain('Asha Rao')
+      // The stored name is the student's, unchanged: the verification page shows it as it is.
+      const [row] = await t.database.db.select({ name: schema.users.name }).from(schema.users).where(eq(schema.users.id, student.id))
+      expect(row.name).toBe(name.replace('\u0000', ''))
+    }
+  })
+
+  it('an event whose name holds a newline gives every participant a certificate (each got 500 before)', async () => {
+    const id = await event()
+    await t.database.db.update(schema.events).set({ name: 'Robo\nWars\r\n2026' }).where(eq(schema.events.id, id))
+    for (let i = 0; i < 3; i++) {
+      const student = await t.student()
+      await attend(id, student.id, true)
+      const res = await download(id, student.auth)
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200)
+      expect((await pdfText(res.rawPayload)).lines).toContain('Robo Wars 2026')
+    }
+  })
+
+  it('the verification page isolates the name, event and council in <bdi>: a U+202E in a name reverses nothing around it (issue 21 item 11)', async () => {
+    const student = await t.student({ name: 'Eve \u202Eevilname' })
+    const id = await event()
+    await attend(id, student.id, true)
+    const code = /Verification code: ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec((await pdfText((await download(id, student.auth)).rawPayload)).text)?.[1]
+    const page = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: { accept: 'text/html' } })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('<dt>Name</dt><dd><bdi>Eve \u202Eevilname</bdi></dd>')
+    expect(page.body).toMatch(/<dt>Event<\/dt><dd><bdi>RoboWars \d+<\/bdi><\/dd>/)
+    expect(page.body).toContain('<dt>Organised by</dt><dd><bdi>Robotics Council</bdi></dd>')
   })
 
   it('writes a Devanagari name and event with an embedded subset of Noto Sans Devanagari, not as ?', async () => {
@@ -298,6 +341,99 @@ describe('certificate text', () => {
     // No font here has Urdu (Arabic script).
     expect(runs('اردو')).toEqual([['????', null]])
   })
+  it('fuzz: a certificate for names with characters of every Unicode general category, never an error (issue 21 item 3)', async () => {
+    const categories = [
+      'Lu',
+      'Ll',
+      'Lt',
+      'Lm',
+      'Lo',
+      'Mn',
+      'Mc',
+      'Me',
+      'Nd',
+      'Nl',
+      'No',
+      'Pc',
+      'Pd',
+      'Ps',
+      'Pe',
+      'Pi',
+      'Pf',
+      'Po',
+      'Sm',
+      'Sc',
+      'Sk',
+      'So',
+      'Zs',
+      'Zl',
+      'Zp',
+      'Cc',
+      'Cf',
+      'Cs',
+      'Co',
+      'Cn',
+    ]
+    const patterns = categories.map((c) => [c, new RegExp(`^\\p{gc=${c}}$`, 'u')] as const)
+    // Every code point's category, once (surrogates are one category: a lone half of a pair).
+    const members = new Map<string, number[]>(categories.map((c) => [c, []]))
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      const ch = String.fromCodePoint(cp)
+      for (const [c, re] of patterns)
+        if (re.test(ch)) {
+          members.get(c)!.push(cp)
+          break
+        }
+    }
+    expect(categories.filter((c) => members.get(c)!.length === 0)).toEqual([])
+    // A fixed seed: the same names on every run (a failure can be replayed).
+    let seed = 21
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    const pick = (c: string) => {
+      const list = members.get(c)!
+      return String.fromCodePoint(list[random(list.length)])
+    }
+    const names: string[] = []
+    for (const c of categories) {
+      // The category's first and last code points, and random ones, between Latin and Devanagari letters.
+      const list = members.get(c)!
+      const edge = String.fromCodePoint(list[0]) + String.fromCodePoint(list[list.length - 1])
+      names.push(`Asha ${edge} Rao`, `${pick(c)}${pick(c)} आशा ${pick(c)}Rao${pick(c)}`, Array.from({ length: 6 }, () => pick(c)).join(''))
+    }
+    names.push(categories.map(pick).join(''), categories.map(pick).join(' '))
+    const logo = null
+    const failures: string[] = []
+    for (const name of names) {
+      for (const field of ['name', 'event', 'council'] as const) {
+        const certificate = {
+          code: 'ABCDE12345',
+          name: 'Asha Rao',
+          event: 'RoboWars',
+          council: 'Robotics Council',
+          dates: ['2026-11-20T10:00:00+05:30'],
+          [field]: name,
+        }
+        try {
+          const pdf = await certificatePdf(certificate, { verifyUrl: 'http://app.test/api/v1/verify/ABCDE-12345', chapter: 'CSI-KJSCE chapter', logo })
+          expect(pdf.length).toBeGreaterThan(500)
+        } catch (err) {
+          failures.push(`${field} ${JSON.stringify(name)}: ${(err as Error).message}`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
+
+  it('the PDF’s text: whitespace of any kind one space, control and format characters gone, joiners of Indic scripts kept', () => {
+    expect(pdfLine('\tAsha\r\n\u2028Rao\u3000 ')).toBe('Asha Rao')
+    expect(pdfLine('A\u0000s\u0007h\u001ba\u200b\u202e R\u00adao\ufeff')).toBe('Asha Rao')
+    expect(pdfLine('क्\u200dष')).toBe('क्\u200dष')
+    expect(pdfLine('\u0085\u00a0Zoë\u2029')).toBe('Zoë')
+  })
+
   it('reads codes the way people type them', () => {
     expect(normalCode('abcde-12345')).toBe('ABCDE12345')
     expect(normalCode('ABCDE 1234O')).toBe('ABCDE12340')

@@ -9,6 +9,12 @@ import type { TestApp } from './helpers.ts'
 
 let serial = 0
 
+/**
+ * When the world's tickets were collected: before every scan the door tests date (an offline scan's time counts from
+ * its ticket's collection at the earliest: issue 21 item 6).
+ */
+export const COLLECTED_AT = new Date('2026-01-01T00:00:00Z')
+
 export type DoorRole = 'door' | 'organiser' | 'admin' | 'student' | 'otherDoor'
 
 export async function doorWorld(t: TestApp, options: { state?: AnyEventState; holders?: number; teamName?: string } = {}) {
@@ -51,7 +57,7 @@ export async function doorWorld(t: TestApp, options: { state?: AnyEventState; ho
     const code = `${serial}${String(i).padStart(4, '0')}${randomUUID().replace(/\D/g, '').slice(0, 8)}`
     await db
       .insert(schema.participants)
-      .values({ eventId, userId: s.id, ticketCollected: true, ticketCode: code, ticketCollectedAt: new Date(), teamId: i === 0 && team ? team.id : null })
+      .values({ eventId, userId: s.id, ticketCollected: true, ticketCode: code, ticketCollectedAt: COLLECTED_AT, teamId: i === 0 && team ? team.id : null })
     codes.push(code)
     people.push(s)
   }
@@ -62,7 +68,7 @@ export async function doorWorld(t: TestApp, options: { state?: AnyEventState; ho
   const otherCode = `9${serial}${randomUUID().replace(/\D/g, '').slice(0, 10)}`
   await db
     .insert(schema.participants)
-    .values({ eventId: otherEventId, userId: otherHolder.id, ticketCollected: true, ticketCode: otherCode, ticketCollectedAt: new Date() })
+    .values({ eventId: otherEventId, userId: otherHolder.id, ticketCollected: true, ticketCode: otherCode, ticketCollectedAt: COLLECTED_AT })
 
   const door = await t.student({ name: 'Door Volunteer' })
   await db.insert(schema.eventStaff).values({ eventId, userId: door.id })

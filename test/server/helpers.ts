@@ -14,7 +14,8 @@ export type DbKind = 'pglite' | 'postgres'
 /** The kinds a suite should run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL names one. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
 
-export async function testDatabase(kind: DbKind = 'pglite'): Promise<Database> {
+/** A test's database; `url` names the PostgreSQL one (for tools run beside the test: pg_dump, the compiled server). */
+export async function testDatabase(kind: DbKind = 'pglite'): Promise<Database & { url?: string }> {
   if (kind === 'pglite') return openDatabase({})
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: it must name a PostgreSQL database to create test databases from.')
@@ -27,6 +28,7 @@ export async function testDatabase(kind: DbKind = 'pglite'): Promise<Database> {
   const database = await openDatabase({ url: url.toString(), max: 20 })
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close()
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
@@ -63,6 +65,8 @@ export async function testApp(
     accessTokenSeconds: options.accessTokenSeconds,
     rateLimits: false,
     overload: { maxInFlight: Number.MAX_SAFE_INTEGER, maxQueueDelayMs: 0, maxEventLoopDelayMs: 0 },
+    // Each app's process metrics would watch the whole process: many apps in one test process need none.
+    processMetrics: false,
     ...options.app,
   })
   await app.ready()

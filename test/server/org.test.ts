@@ -461,7 +461,40 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
   })
 })
 
+/** Cells of CSV text split at `separator` as a spreadsheet does (RFC 4180: quotes only around a whole cell). */
+function parseCsv(text: string, separator: ',' | ';'): string[][] {
+  const rows: string[][] = [[]]
+  let cell = ''
+  let quoted = false
+  let atStart = true
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++
+      else if (c === '"') quoted = false
+      else cell += c
+    } else if (c === '"' && atStart) (quoted = true), (atStart = false)
+    else if (c === separator) rows.at(-1)!.push(cell), (cell = ''), (atStart = true)
+    else if (c === '\r' && text[i + 1] === '\n') rows.at(-1)!.push(cell), rows.push([]), (cell = ''), (atStart = true), i++
+    else (cell += c), (atStart = false)
+  }
+  rows.at(-1)!.push(cell)
+  return rows
+}
+
 describe('csvCell', () => {
+  it('a cell with ; is quoted and guarded like one with , (issue 21 item 10): split at , or at ; (Excel in a ;-locale), no cell starts a formula', () => {
+    const values = ['Rao;=HYPERLINK("http://evil")', 'a;b', '=x;+y', 'x;"=1"', 'Doe, Jo;@SUM(1)', 'plain', '-3;-4']
+    const line = `${values.map(csvCell).join(',')}\r\n`
+    expect(csvCell('a;b')).toBe('"a;b"')
+    // Split at commas, each cell reads back as written, with the guard's ' before a formula character.
+    expect(parseCsv(line, ',')[0]).toEqual(['Rao;\'=HYPERLINK("http://evil")', 'a;b', "'=x;'+y", 'x;\'"=1"', "Doe, Jo;'@SUM(1)", 'plain', "'-3;'-4"])
+    // Split at semicolons, as Excel does where ; is the list separator: no cell begins with = + - @ (or a quote and one).
+    const cells = parseCsv(line, ';')[0]!
+    expect(cells.length).toBeGreaterThan(1)
+    expect(cells.filter((c) => /^"*[=+\-@\t\r]/.test(c))).toEqual([])
+  })
+
   it.each([
     ['plain', 'plain'],
     ['=1+1', "'=1+1"],

@@ -32,6 +32,12 @@ describe('which push endpoints may be stored', () => {
       'https://[::ffff:127.0.0.1]/x',
       'https://[fd00::1]/x',
       'https://[fe80::1]/x',
+      // IPv4-compatible IPv6 (::/96, issue 21 item 5): the URL parser writes [::127.0.0.1] as [::7f00:1]
+      'https://[::7f00:1]/x',
+      'https://[::127.0.0.1]/x',
+      'https://[::a00:5]/x',
+      'https://[::8.8.8.8]/x',
+      'https://[::]/x',
       'https://localhost/x',
       'https://LOCALHOST./x',
       'https://api.localhost/x',
@@ -43,8 +49,9 @@ describe('which push endpoints may be stored', () => {
     for (const e of [...allowed, ...refused.slice(0, -2)]) expect(endpointAllowed(e, 'any'), e).toBe(true)
   })
 
-  it('public addresses are public unicast only', () => {
+  it('public addresses are public unicast only (not ::/96, the IPv4-compatible addresses: issue 21 item 5)', () => {
     expect(['8.8.8.8', '2001:4860:4860::8888', '1.1.1.1'].map(isPublicAddress)).toEqual([true, true, true])
+    expect(['::7f00:1', '::127.0.0.1', '::a00:1', '::a9fe:a9fe', '::', '::808:808'].map(isPublicAddress)).toEqual(Array(6).fill(false))
     expect(
       ['127.0.0.1', '10.1.2.3', '192.168.0.1', '169.254.1.1', '100.64.0.1', '::1', '::ffff:10.0.0.1', 'fc00::1', '224.0.0.1', 'nonsense'].map(isPublicAddress),
     ).toEqual(Array(10).fill(false))
@@ -57,6 +64,7 @@ describe('which push endpoints may be stored', () => {
       )
     await expect(look('localhost', true)).rejects.toBeInstanceOf(PrivateAddressError)
     await expect(look('localhost', false)).rejects.toBeInstanceOf(PrivateAddressError)
+    await expect(look('::7f00:1', true)).rejects.toBeInstanceOf(PrivateAddressError)
     expect(await look('8.8.8.8', false)).toEqual(['8.8.8.8', 4])
     expect(await look('8.8.8.8', true)).toEqual([{ address: '8.8.8.8', family: 4 }])
   })
@@ -124,12 +132,12 @@ describe('a server with PUSH_ENDPOINTS=public', () => {
 
   it('never connects to an inner address stored before the guard (a literal, or a name resolving inside): the subscription is deleted', async () => {
     const student = await t.student()
-    const endpoints = [`https://127.0.0.1:${port}/old`, `https://localhost:${port}/old`]
+    const endpoints = [`https://127.0.0.1:${port}/old`, `https://localhost:${port}/old`, `https://[::7f00:1]:${port}/old`]
     for (const endpoint of endpoints) {
       await t.database.db.insert(schema.pushSubscriptions).values({ userId: student.id, endpoint, ...subscriptionKeys(pushKeys()) })
     }
     await t.app.pushRepository.queue([student.id], { title: 'Hello', body: 'A test', url: '/event-details/7', tag: 't' })
-    expect(await t.app.pushSender.drain()).toEqual({ sent: 0, gone: 2, failed: 0, retrying: 0 })
+    expect(await t.app.pushSender.drain()).toEqual({ sent: 0, gone: 3, failed: 0, retrying: 0 })
     expect(connections).toBe(0)
     for (const endpoint of endpoints) expect(await stored(endpoint), endpoint).toEqual([])
   })

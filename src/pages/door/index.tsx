@@ -60,7 +60,9 @@ function Answer({ shown }: { shown: ShownAnswer }) {
   useEffect(() => next.current?.focus(), [])
   return (
     <div class={`${s.answer} ${yes ? s.yes : s.no}`} role="alert" aria-live="assertive" data-result={shown.result}>
-      <p class={s.verdict}>{yes ? 'CHECKED IN' : shown.result === 'ALREADY_CHECKED_IN' ? 'ALREADY IN' : 'NOT VALID'}</p>
+      <p class={s.verdict}>
+        {yes ? 'CHECKED IN' : shown.result === 'ALREADY_CHECKED_IN' ? 'ALREADY IN' : shown.result === 'NOT_CHECKED_IN' ? 'NOT IN' : 'NOT VALID'}
+      </p>
       {attendee?.photo_url && <img class={s.photo} src={attendee.photo_url} alt="" width={160} height={160} />}
       {attendee && <p class={s.who}>{attendee.name}</p>}
       {attendee?.team && <p class={s.team}>Team {attendee.team.name}</p>}
@@ -70,7 +72,7 @@ function Answer({ shown }: { shown: ShownAnswer }) {
           {shown.gate ? ` at ${shown.gate}` : ''}
         </p>
       )}
-      {shown.result === 'UNKNOWN_TICKET' && <p class={s.reason}>{shown.message}</p>}
+      {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN') && <p class={s.reason}>{shown.message}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
         {yes && lastCheckIn.value?.code === shown.code && (

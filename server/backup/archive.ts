@@ -1,0 +1,201 @@
+// Backups of the embedded database (issue 27 item 2): one tar file holding PGlite's own dump of the data folder
+// (dumpDataDir, taken between transactions: server/db/index.ts), the uploaded images, and a manifest with the
+// release's newest migration and every table's row count. A restore unpacks it into a NEW data folder (never over
+// a live one), puts the images where UPLOADS_DIR says, opens the database (applying the migrations of this release
+// if the backup is older) and checks every table's row count against the manifest. PostgreSQL is backed up with
+// pg_dump instead (docs/deployment.md "Backups"). Written by the running server (plugins/control.ts, for
+// `npm run cli -- backup` while it runs) or by the command line itself when no server holds the folder.
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import * as tar from 'tar'
+import { LOCK_FILE } from '../db/data-dir-lock.ts'
+import { type Database, openDatabase, unpackDataDir } from '../db/index.ts'
+import { LATEST_MIGRATION, tableRowCounts } from '../db/ops.ts'
+import { rowsOf } from '../db/outcomes.ts'
+import { sql } from 'drizzle-orm'
+
+export const BACKUP_FORMAT = 'campus-events-backup'
+export const BACKUP_VERSION = 1
+export const MANIFEST_FILE = 'campus-events-backup.json'
+export const DATABASE_FILE = 'pglite-data.tar.gz'
+/** The running server's control address (plugins/control.ts), in the data folder: left out of a restore. */
+export const CONTROL_FILE = 'campus-events-control.json'
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT
+  version: number
+  created_at: string
+  database: 'pglite'
+  /** The newest migration of the release that wrote it (server/db/ops.ts LATEST_MIGRATION). */
+  migration: number
+  database_file: { name: string; bytes: number; sha256: string }
+  /** Every table's rows when the dump was taken (the same transaction-free moment). */
+  tables: Record<string, number>
+  /** The images: inside the data folder's dump (UPLOADS_DIR under DATA_DIR, the default) or beside it, under uploads/. */
+  uploads: { in: 'data-folder' | 'archive'; files: number; bytes: number }
+}
+
+/** A restore refused or failed for a reason an operator can act on: printed as is. */
+export class BackupError extends Error {}
+
+const inside = (child: string, parent: string) => {
+  const rel = relative(resolve(parent), resolve(child))
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..')
+}
+
+async function filesIn(dir: string): Promise<{ files: number; bytes: number }> {
+  let files = 0
+  let bytes = 0
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
+  for (const e of entries) {
+    if (!e.isFile()) continue
+    files += 1
+    bytes += (await stat(join(e.parentPath, e.name))).size
+  }
+  return { files, bytes }
+}
+
+/**
+ * Writes a backup of `database` (PGlite, on disk) and the images in `uploadsDir` to `file` (a tar archive), through
+ * a temporary file renamed at the end, so `file` is never half written. Answers the manifest.
+ */
+export async function writeBackup(database: Database, { uploadsDir, file }: { uploadsDir: string; file: string }): Promise<BackupManifest> {
+  if (!database.dumpDataDir || !database.dataDir)
+    throw new BackupError('Only the embedded database in a data folder is backed up this way; PostgreSQL: pg_dump (docs/deployment.md "Backups").')
+  const staging = await mkdtemp(join(tmpdir(), 'campus-backup-'))
+  try {
+    const { tar: dump, rows } = await database.dumpDataDir()
+    await writeFile(join(staging, DATABASE_FILE), dump)
+    const uploadsInData = inside(uploadsDir, database.dataDir)
+    const images = await filesIn(uploadsDir)
+    // Images outside the data folder go in beside the dump (a link followed when the archive is written).
+    const withUploads = !uploadsInData && existsSync(uploadsDir)
+    if (withUploads) await symlink(resolve(uploadsDir), join(staging, 'uploads'), 'dir')
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      created_at: new Date().toISOString(),
+      database: 'pglite',
+      migration: LATEST_MIGRATION,
+      database_file: { name: DATABASE_FILE, bytes: dump.byteLength, sha256: createHash('sha256').update(dump).digest('hex') },
+      tables: rows,
+      uploads: { in: uploadsInData ? 'data-folder' : 'archive', ...images },
+    }
+    await writeFile(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+    await mkdir(dirname(resolve(file)), { recursive: true })
+    const partial = `${file}.partial`
+    await tar.create({ file: partial, cwd: staging, follow: true, portable: true }, [MANIFEST_FILE, DATABASE_FILE, ...(withUploads ? ['uploads'] : [])])
+    await rename(partial, file)
+    return manifest
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+/** Reads the manifest of a backup file without unpacking the rest. */
+export async function readManifest(file: string): Promise<BackupManifest> {
+  let text = ''
+  await tar.list({
+    file,
+    filter: (path) => path === MANIFEST_FILE,
+    onReadEntry: (entry) => {
+      entry.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8')
+      })
+    },
+  })
+  return parseManifest(text, file)
+}
+
+function parseManifest(text: string, file: string): BackupManifest {
+  let manifest: BackupManifest
+  try {
+    manifest = JSON.parse(text)
+  } catch {
+    throw new BackupError(`${file} is not a backup of this app (no ${MANIFEST_FILE} inside).`)
+  }
+  if (manifest?.format !== BACKUP_FORMAT) throw new BackupError(`${file} is not a backup of this app.`)
+  if (manifest.version > BACKUP_VERSION)
+    throw new BackupError(`${file} was written by a newer release (backup format ${manifest.version}): restore it with that release.`)
+  return manifest
+}
+
+export interface RestoreResult {
+  dataDir: string
+  uploadsDir: string
+  created_at: string
+  /** Every table's rows: in the backup, and in the restored database. */
+  tables: Record<string, { backup: number; restored: number }>
+  images: number
+  /** Whether the backup came from an older release (its migrations were applied on opening). */
+  migrated: boolean
+}
+
+const isEmptyOrMissing = async (dir: string) => (await readdir(dir).catch(() => [])).length === 0
+
+/**
+ * Restores `file` into `dataDir`, which must be new (missing or empty), with the images into `uploadsDir`; then opens
+ * the database (migrating it to this release) and checks each table's row count against the backup's manifest.
+ */
+export async function restoreBackup(file: string, { dataDir, uploadsDir }: { dataDir: string; uploadsDir: string }): Promise<RestoreResult> {
+  if (!existsSync(file)) throw new BackupError(`${file}: no such file.`)
+  if (!(await isEmptyOrMissing(dataDir)))
+    throw new BackupError(
+      `${dataDir} is not empty: a restore writes a new data folder and never over one in use. Choose a new folder (--data-dir), then point DATA_DIR at it.`,
+    )
+  const staging = await mkdtemp(join(tmpdir(), 'campus-restore-'))
+  try {
+    // Only files and folders are taken from the archive (node-tar keeps every path inside `staging`).
+    await tar
+      .extract({ file, cwd: staging, strict: true, filter: (_path, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory') })
+      .catch((err) => {
+        throw new BackupError(`${file} cannot be read as a backup: ${(err as Error).message}`)
+      })
+    const manifest = parseManifest(await readFile(join(staging, MANIFEST_FILE), 'utf8').catch(() => ''), file)
+    const dump = await readFile(join(staging, DATABASE_FILE)).catch(() => null)
+    if (!dump || createHash('sha256').update(dump).digest('hex') !== manifest.database_file.sha256)
+      throw new BackupError(`${file} is damaged: its database does not match the checksum written with it.`)
+    if (manifest.migration > LATEST_MIGRATION)
+      throw new BackupError(`${file} was written by a newer release (its database has migrations this release does not know): restore it with that release.`)
+    await mkdir(dataDir, { recursive: true })
+    unpackDataDir(join(staging, DATABASE_FILE), dataDir)
+    // The running server's lock and control address came along in the dump: they belong to that process.
+    await rm(join(dataDir, LOCK_FILE), { force: true })
+    await rm(join(dataDir, CONTROL_FILE), { force: true })
+    const defaultUploads = join(dataDir, 'uploads')
+    if (manifest.uploads.in === 'archive') {
+      if (existsSync(join(staging, 'uploads'))) await cp(join(staging, 'uploads'), uploadsDir, { recursive: true, force: false })
+    } else if (resolve(uploadsDir) !== resolve(defaultUploads) && existsSync(defaultUploads)) {
+      // Backed up inside the data folder, restored where this configuration keeps its images.
+      await cp(defaultUploads, uploadsDir, { recursive: true, force: false })
+      await rm(defaultUploads, { recursive: true, force: true })
+    }
+    const database = await openDatabase({ dataDir })
+    let restored: Record<string, number>
+    try {
+      restored = await tableRowCounts(async (text) => rowsOf(await database.db.execute(sql.raw(text))) as Record<string, unknown>[])
+    } finally {
+      await database.close()
+    }
+    const migrated = manifest.migration < LATEST_MIGRATION
+    const tables = Object.fromEntries(Object.entries(manifest.tables).map(([t, n]) => [t, { backup: n, restored: restored[t] ?? 0 }]))
+    const wrong = Object.entries(tables).filter(([, c]) => c.backup !== c.restored)
+    if (!migrated && wrong.length > 0)
+      throw new BackupError(
+        `The restored database differs from the backup: ${wrong.map(([t, c]) => `${t} ${c.restored} rows, backup ${c.backup}`).join('; ')}.`,
+      )
+    return {
+      dataDir: resolve(dataDir),
+      uploadsDir: resolve(uploadsDir),
+      created_at: manifest.created_at,
+      tables,
+      images: (await filesIn(uploadsDir)).files,
+      migrated,
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
