@@ -1,5 +1,6 @@
-// The one fetch wrapper of the app (redaxios spirit): every call is `POST {baseUrl}/api/v1{path}` with a JSON
-// body and the stored bearer token; answers resolve with the response data, failures reject with an ApiError.
+// The one fetch wrapper of the app, written here for the API's one shape of call: every call is
+// `POST {baseUrl}/api/v1{path}` with a JSON body and the stored bearer token; answers resolve with the response
+// data, failures reject with an ApiError.
 // A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
 
 import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
