@@ -1,9 +1,10 @@
 // `npm run budget:modules` (issue 20 item 4): what each source module costs the first load of `/`. Builds the app
 // with source maps into a temporary folder (dist/ is left alone), takes the first load's scripts as
 // scripts/budget.ts counts them, and attributes every byte of their minified code to the module the source map
-// says it came from. Per module: its minified bytes, and its brotli cost measured by leaving it out (the chunk's
-// brotli size minus that of the chunk without the module's bytes: what removing the module would save, close to
-// but not exactly its share, since brotli reuses text across modules). Lines are sorted by that cost.
+// says it came from. Per module: its minified bytes; its share of the brotli size (each run of its code costs what
+// brotli's output grows by when the run is added to the chunk's text before it: the shares add up to the chunk's
+// size); and what leaving it out saves (the chunk's brotli size minus that of the chunk without the module's bytes,
+// noisier for small modules). Lines are sorted by share.
 //   --coverage  also opens `/` once as a signed-in student (the compiled server on a fresh database serving this
 //               build, Chromium, no throttling) and gives, per module, the share of its bytes that ran before the
 //               home screen was up (V8's block coverage): code that did not run is a candidate for a lazy chunk.
@@ -21,6 +22,9 @@ export interface ModuleCost {
   module: string
   file: string
   bytes: number
+  /** Brotli bytes the module's code adds where it stands in the chunk (the shares add up to the chunk's size). */
+  share: number
+  /** Brotli bytes the chunk loses without the module. */
   brotli: number
   /** Of `bytes`, how many ran during the first load (--coverage). */
   ran?: number
@@ -65,9 +69,20 @@ export function moduleCosts(file: string, code: string, map: TraceMap, root: str
   const whole = brotliSize(code)
   const name = (source: number) => (source < 0 ? '(bundler: imports, exports, glue)' : relative(root, join(root, sources[source]!)).replace(/^(\.\.\/)+/, ''))
   const byModule = new Map<string, { start: number; end: number }[]>()
+  const share = new Map<string, number>()
+  // Runs of one module's code, in chunk order; each costs what it adds to the brotli size of the text up to it.
+  const runs: { module: string; end: number }[] = []
   for (const r of ranges) {
     const key = name(r.source)
     byModule.set(key, [...(byModule.get(key) ?? []), r])
+    if (runs.at(-1)?.module === key) runs.at(-1)!.end = r.end
+    else runs.push({ module: key, end: r.end })
+  }
+  let before = 0
+  for (const run of runs) {
+    const upTo = run.end === code.length ? whole : brotliSize(code.slice(0, run.end))
+    share.set(run.module, (share.get(run.module) ?? 0) + upTo - before)
+    before = upTo
   }
   return [...byModule].map(([module, own]) => {
     let without = ''
@@ -77,7 +92,13 @@ export function moduleCosts(file: string, code: string, map: TraceMap, root: str
       at = r.end
     }
     without += code.slice(at)
-    const cost: ModuleCost = { module, file, bytes: own.reduce((sum, r) => sum + r.end - r.start, 0), brotli: whole - brotliSize(without) }
+    const cost: ModuleCost = {
+      module,
+      file,
+      bytes: own.reduce((sum, r) => sum + r.end - r.start, 0),
+      share: share.get(module) ?? 0,
+      brotli: whole - brotliSize(without),
+    }
     if (ran) cost.ran = own.reduce((sum, r) => sum + ran.subarray(r.start, r.end).reduce((a, b) => a + b, 0), 0)
     return cost
   })
@@ -122,21 +143,23 @@ async function main() {
       const covered = coverage?.get(file)
       rows.push(...moduleCosts(file, code, map, process.cwd(), covered && ranBytes(code.length, covered)))
     }
-    rows.sort((a, b) => b.brotli - a.brotli)
+    rows.sort((a, b) => b.share - a.share)
     if (process.argv.includes('--json')) {
       console.log(JSON.stringify(rows, null, 2))
       return
     }
-    const total = (key: 'bytes' | 'brotli') => rows.reduce((sum, r) => sum + r[key], 0)
-    console.log(`First load of / by source module (scripts only; brotli q11 cost = chunk minus chunk without the module)`)
+    const total = (key: 'bytes' | 'share') => rows.reduce((sum, r) => sum + r[key], 0)
+    console.log('First load of / by source module (scripts only; brotli q11: share of the chunk, and the saving without the module)')
     const ran = (r: ModuleCost) => (r.ran === undefined ? '' : `${String(Math.round((100 * r.ran) / r.bytes)).padStart(4)}%`)
-    console.log(`${'brotli'.padStart(7)} ${'minified'.padStart(9)}${coverage ? '   ran' : ''}  module  (file)`)
-    for (const r of rows)
+    console.log(`${'share'.padStart(6)} ${'without'.padStart(8)} ${'minified'.padStart(9)}${coverage ? '   ran' : ''}  module  (file)`)
+    for (const r of rows) {
+      const file = r.file.replace(/-[\w-]+\.js$/, '.js')
       console.log(
-        `${String(r.brotli).padStart(7)} ${String(r.bytes).padStart(9)}${coverage ? ` ${ran(r)}` : ''}  ${r.module}  (${r.file.replace(/-[\w-]+\.js$/, '.js')})`,
+        `${String(r.share).padStart(6)} ${String(-r.brotli).padStart(8)} ${String(r.bytes).padStart(9)}${coverage ? ` ${ran(r)}` : ''}  ${r.module}  (${file})`,
       )
+    }
     console.log(
-      `${String(total('brotli')).padStart(7)} ${String(total('bytes')).padStart(9)}  sum (the brotli column sums above the chunks' size: shared text is counted per module)`,
+      `${String(total('share')).padStart(6)} ${''.padStart(8)} ${String(total('bytes')).padStart(9)}  the scripts (index.html apart: ${brotliSize(html)} B)`,
     )
   } finally {
     if (process.env.KEEP) console.error(`build kept in ${out}`)

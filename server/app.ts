@@ -177,7 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(eventRoutes)
         await signedIn.register(teamRoutes)
         await signedIn.register(councilRoutes)
-        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config) })
+        await signedIn.register(orgRoutes, { uploadsDir: uploadsDirOf(config), uploadQuotaMb: config.uploadQuotaMb })
         await signedIn.register(aroundSignedInRoutes)
         await signedIn.register(doorRoutes)
         await signedIn.register(feedRoutes, { config, secret })
@@ -210,6 +210,7 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     signIn: perMinute(config.rateLimits?.signIn, base.signIn),
     refresh: perMinute(config.rateLimits?.refresh, base.refresh),
     door: base.door,
-    feeds: base.feeds,
+    calendar: base.calendar,
+    verify: base.verify,
   }
 }

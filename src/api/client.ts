@@ -1,5 +1,6 @@
-// The one fetch wrapper of the app (redaxios spirit): every call is `POST {baseUrl}/api/v1{path}` with a JSON
-// body and the stored bearer token; answers resolve with the response data, failures reject with an ApiError.
+// The one fetch wrapper of the app, written here for the API's one shape of call: every call is
+// `POST {baseUrl}/api/v1{path}` with a JSON body and the stored bearer token; answers resolve with the response
+// data, failures reject with an ApiError.
 // A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
 
 import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
@@ -53,7 +54,7 @@ export interface ClientOptions {
    * two tabs refreshing with the same token would look like a replay and revoke the session of both.
    */
   lock?: (run: () => Promise<void>) => Promise<void>
-  /** Waits before a retry (tests pass a fake clock). */
+  /** Waits before a retry of a write (src/api/retry.ts); tests pass a fake clock. */
   sleep?: (ms: number) => Promise<void>
   /** A request with no answer after this long is given up (status 0, as offline): no spinner waits for ever. */
   timeoutMs?: number
@@ -64,30 +65,10 @@ export interface RequestOptions {
   auth?: boolean
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
-  /**
-   * How many times a passing failure is retried, after a delay with jitter (retryDelay): a 503 (the server shedding
-   * load, or its database restarting), a 502 or 504 (the proxy found the instance gone), or no answer at all. Only
-   * for writes that are safe to repeat (claim, register, a door's scans: a second one changes nothing). 0 by default.
-   */
-  retries?: number
 }
 
-/** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
-const MAX_RETRY_AFTER = 10
 /** No answer after 30 s: the server answers or sheds well within that (its proxy's read timeout is 35 s). */
 const TIMEOUT_MS = 30_000
-
-/** The failures worth another try: no answer, and the server or its proxy saying "not now". */
-export const PASSING = [0, 502, 503, 504]
-
-/**
- * Milliseconds to wait before retry number `retry` (0 first): the server's Retry-After, else 1, 2, 4 s; plus up to
- * half of it at random, so that the clients a fault turned away do not all come back at the same instant.
- */
-export function retryDelay(retryAfter: string | null, random: number = Math.random(), retry = 0): number {
-  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 2 ** Math.min(retry, 2)))
-  return Math.round(seconds * 1000 * (1 + random / 2))
-}
 
 type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
 
@@ -161,18 +142,7 @@ export function createClient({
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, options: RequestOptions = {}): Promise<T> {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await attempt<T>(path, body, options)
-      } catch (err) {
-        if (!PASSING.includes((err as ApiError).status) || retry >= (options.retries ?? 0)) throw err
-        await sleep(retryDelay((err as ApiError).retryAfter ?? null, Math.random(), retry))
-      }
-    }
-  }
-
-  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive }: RequestOptions): Promise<T> {
+  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
@@ -201,6 +171,8 @@ export function createClient({
   return {
     request,
     refresh,
+    /** The client's clock for waiting before a retry (src/api/retry.ts: the writes' retry of a 503). */
+    sleep,
     setTokens(accessToken: string, refreshToken: string) {
       storage.setItem(ACCESS_TOKEN, accessToken)
       storage.setItem(REFRESH_TOKEN, refreshToken)

@@ -5,6 +5,7 @@ import type { Answer, PathOf, Request } from '../../contract/api.ts'
 import type { ScanResult } from '../../contract/types.ts'
 import { ApiError } from './client.ts'
 import { client } from './calls.ts'
+import { PASSING, retrying } from './retry.ts'
 
 const post = client.request
 
@@ -42,7 +43,7 @@ export const doorApi = {
       } satisfies Request<'undoCheckIn'>,
     ),
   sync: (body: Request<'doorSync'>) =>
-    post<Answer<'doorSync'>>('/door/p/sync' satisfies PathOf<'doorSync'>, body, { retries: SYNC_RETRIES }).then((d) => d.results),
+    retrying(client, () => post<Answer<'doorSync'>>('/door/p/sync' satisfies PathOf<'doorSync'>, body), SYNC_RETRIES).then((d) => d.results),
 }
 
-export { ApiError }
+export { ApiError, PASSING }

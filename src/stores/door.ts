@@ -3,8 +3,7 @@
 // the network returns), the answer on screen, and the counts. Loaded only with the door route.
 import { computed, signal } from '@preact/signals'
 import type { DoorEvent, DoorTicket } from '../../contract/types.ts'
-import { ApiError, type DoorAnswer, doorApi } from '../api/door.ts'
-import { PASSING } from '../api/client.ts'
+import { ApiError, type DoorAnswer, doorApi, PASSING } from '../api/door.ts'
 
 export interface QueuedScan {
   ticket_code: string

@@ -5,7 +5,8 @@
 // request with no answer is given up after the client's timeout instead of waiting for ever.
 import { describe, expect, it, vi } from 'vitest'
 import { createCalls, WRITE_RETRIES } from '../../src/api/all-calls.ts'
-import { ApiError, createClient, retryDelay } from '../../src/api/client.ts'
+import { ApiError, createClient } from '../../src/api/client.ts'
+import { retryDelay } from '../../src/api/retry.ts'
 
 function memoryStorage() {
   const m = new Map<string, string>([
