@@ -72,6 +72,10 @@ interface Entry {
   until: number
 }
 
+/** ioredis between connections: a command would wait for the next attempt, then time out. */
+const AWAY = new Set(['reconnecting', 'close', 'end'])
+const away = (redis: unknown) => AWAY.has((redis as { status?: string }).status ?? '')
+
 export function revocations(options: {
   redis: Redis | null
   prefix: string
@@ -109,6 +113,9 @@ export function revocations(options: {
     const keys: string[] = []
     for (const check of batch) keys.push(check.revocationKey, check.counterKey)
     try {
+      // Redis known to be away (between reconnection attempts, issue 27): answered at once as a failed call, not
+      // after each command's 1 s timeout, which during an outage made every write wait and the instance shed load.
+      if (away(redis)) throw new Error('Redis is not connected')
       const out = await (redis as WithCheckAndCount).campusCheckAndCount(keys.length, ...keys, ...batch.map((check) => check.windowMs))
       if (!Array.isArray(out) || out.length !== batch.length * 3) throw new Error('the check-and-count script answered an unexpected value')
       batch.forEach((check, i) => check.resolve([out[3 * i], out[3 * i + 1], out[3 * i + 2]]))
@@ -135,6 +142,7 @@ export function revocations(options: {
         return false
       }
       try {
+        if (away(redis)) throw new Error('Redis is not connected')
         const revoked = (await redis.exists(key(sessionId))) === 1
         remember(sessionId, { revoked, until: now() + (revoked ? ttlSeconds * 1000 : CACHE_MS) })
         return revoked
