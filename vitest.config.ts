@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config'
 import preact from '@preact/preset-vite'
-import { classicJsx } from './vite.config.ts'
+import { classicJsx } from './scripts/vite/classic-jsx.ts'
 
 export default defineConfig({
   test: {
     // Two cores: each server file opens its own database, and PGlite start-up is CPU-bound.
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      // test/vite/: the build's plugins (scripts/vite/).
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/vite/**/*.test.ts'], environment: 'node' } },
       {
         plugins: [preact(), classicJsx()],
         test: { name: 'dom', include: ['test/dom/**/*.test.{ts,tsx}'], environment: 'happy-dom' },

@@ -56,11 +56,11 @@ const IMAGES = 'images'
 const IMAGE_LIMIT = 80
 
 /**
- * Hashed build files (`/assets/name-<hash>.js`): a new version has new names, and the server sends them
- * `immutable` (server/plugins/static.ts), so the copy in the HTTP cache is this build's. Issue 15: each byte
- * fetched once.
+ * Hashed build files: everything under /assets/ has a content hash in its name (vite.config.ts), a new version has
+ * new names, and the server sends them `immutable` (server/plugins/static.ts), so the copy in the HTTP cache is this
+ * build's. Issue 15: each byte fetched once.
  */
-const isHashed = (url: string) => /^\/assets\/.+-[\w-]{6}\.\w+$/.test(url)
+const isHashed = (url: string) => url.startsWith('/assets/')
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

@@ -8,10 +8,15 @@ import { createDetailCalls } from './detail-calls.ts'
 import type { LastKnown } from './last-known.ts'
 import { createTeamCalls } from './team-calls.ts'
 
-export { WRITE_RETRIES } from './detail-calls.ts'
+export { WRITE_RETRIES } from './retry.ts'
 
 export function createCalls(client: Client, lastKnown: Pick<LastKnown, 'remember'> = noCopies) {
-  return { ...createStartCalls(client, lastKnown), ...createDetailCalls(client), ...createTeamCalls(client), ...createAccountCalls(client, lastKnown) }
+  return {
+    ...createStartCalls(client, lastKnown),
+    ...createDetailCalls(client),
+    ...createTeamCalls(client),
+    ...createAccountCalls(client, lastKnown),
+  }
 }
 
 export type Api = ReturnType<typeof createCalls>

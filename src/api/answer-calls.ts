@@ -2,15 +2,16 @@
 // out of calls.ts so that it loads with the Register form that uses it, never on the start path.
 import type { Answer, PathOf, Request } from '../../contract/api.ts'
 import { client } from './calls.ts'
-import { WRITE_RETRIES } from './detail-calls.ts'
+import { retrying } from './retry.ts'
 
 export const answerApi = {
   // Safe to repeat like the one-tap Register (a second one is refused, never doubled): a 503 is retried.
   register: (eventId: number, answers: Record<string, string>) =>
-    client.request<Answer<'register'>>(
-      '/event/p/register-for-event' satisfies PathOf<'register'>,
-      { event_id: eventId, answers } satisfies Request<'register'>,
-      { retries: WRITE_RETRIES },
+    retrying(client, () =>
+      client.request<Answer<'register'>>(
+        '/event/p/register-for-event' satisfies PathOf<'register'>,
+        { event_id: eventId, answers } satisfies Request<'register'>,
+      ),
     ),
 }
 

@@ -1,5 +1,6 @@
-// The one fetch wrapper of the app (redaxios spirit): every call is `POST {baseUrl}/api/v1{path}` with a JSON
-// body and the stored bearer token; answers resolve with the response data, failures reject with an ApiError.
+// The one fetch wrapper of the app, written here for the API's one shape of call: every call is
+// `POST {baseUrl}/api/v1{path}` with a JSON body and the stored bearer token; answers resolve with the response
+// data, failures reject with an ApiError.
 // A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
 
 import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
@@ -53,8 +54,10 @@ export interface ClientOptions {
    * two tabs refreshing with the same token would look like a replay and revoke the session of both.
    */
   lock?: (run: () => Promise<void>) => Promise<void>
-  /** Waits before a retry (tests pass a fake clock). */
+  /** Waits before a retry of a write (src/api/retry.ts); tests pass a fake clock. */
   sleep?: (ms: number) => Promise<void>
+  /** A request with no answer after this long is given up (status 0, as offline): no spinner waits for ever. */
+  timeoutMs?: number
 }
 
 export interface RequestOptions {
@@ -62,21 +65,10 @@ export interface RequestOptions {
   auth?: boolean
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
-  /**
-   * How many times a 503 (the server shedding load) is retried, after its Retry-After plus jitter: only for
-   * writes that are safe to repeat (claim, register: a second one changes nothing). 0 by default.
-   */
-  retries?: number
 }
 
-/** Longest wait a Retry-After can ask of a student watching a spinner, in seconds. */
-const MAX_RETRY_AFTER = 10
-
-/** Milliseconds to wait before retrying a 503: its Retry-After (1 s if absent), plus up to half of it at random. */
-export function retryDelay(retryAfter: string | null, random: number = Math.random()): number {
-  const seconds = Math.min(MAX_RETRY_AFTER, Math.max(0.1, Number(retryAfter) || 1))
-  return Math.round(seconds * 1000 * (1 + random / 2))
-}
+/** No answer after 30 s: the server answers or sheds well within that (its proxy's read timeout is 35 s). */
+const TIMEOUT_MS = 30_000
 
 type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
 
@@ -88,6 +80,7 @@ export function createClient({
   early,
   lock,
   sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+  timeoutMs = TIMEOUT_MS,
 }: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -106,7 +99,8 @@ export function createClient({
     if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
+      // (AbortSignal.timeout: every browser of the last three years; without it, no timeout, as before.)
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive, signal: AbortSignal.timeout?.(timeoutMs) }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }
@@ -148,18 +142,7 @@ export function createClient({
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, options: RequestOptions = {}): Promise<T> {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await attempt<T>(path, body, options)
-      } catch (err) {
-        if ((err as ApiError).status !== 503 || retry >= (options.retries ?? 0)) throw err
-        await sleep(retryDelay((err as ApiError).retryAfter ?? null))
-      }
-    }
-  }
-
-  async function attempt<T>(path: string, body: unknown, { auth = true, keepalive }: RequestOptions): Promise<T> {
+  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
     if (!auth) {
       const outcome = await send(path, body, null, keepalive)
       const error = fail(outcome)
@@ -188,6 +171,8 @@ export function createClient({
   return {
     request,
     refresh,
+    /** The client's clock for waiting before a retry (src/api/retry.ts: the writes' retry of a 503). */
+    sleep,
     setTokens(accessToken: string, refreshToken: string) {
       storage.setItem(ACCESS_TOKEN, accessToken)
       storage.setItem(REFRESH_TOKEN, refreshToken)

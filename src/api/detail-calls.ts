@@ -4,21 +4,20 @@
 import type { Answer, PathOf, Request } from '../../contract/api.ts'
 import type { Client } from './client.ts'
 import { client } from './calls.ts'
+import { retrying } from './retry.ts'
 
-/** How many times a 503 of an idempotent write (claim, register) is retried (issue 15): at most 4 requests. */
-export const WRITE_RETRIES = 3
-
-export function createDetailCalls({ request: post }: Client) {
+export function createDetailCalls(client: Client) {
+  const post = client.request
   return {
     // Safe to repeat (a second one is refused, never doubled): a 503 of the server shedding a burst is retried.
     register: (eventId: number) =>
-      post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>, {
-        retries: WRITE_RETRIES,
-      }),
+      retrying(client, () =>
+        post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>),
+      ),
     claimTicket: (eventId: number) =>
-      post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>, {
-        retries: WRITE_RETRIES,
-      }),
+      retrying(client, () =>
+        post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>),
+      ),
     rate: (eventId: number, rating: number) =>
       post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),
   }

@@ -1,6 +1,6 @@
 // The date formats and day arithmetic beyond the first screen's (lib/dates.ts): times, day keys, ordinals. Same
 // rules: IST whatever the phone's zone, '' for an unparseable instant.
-import { formatIST, type Instant, render, toMs } from './dates.ts'
+import { formatIST, type Instant, render, renderer, TOKENS, toMs } from './dates.ts'
 
 const MS_PER_DAY = 86_400_000
 
@@ -40,5 +40,11 @@ export const utcToKey = (ms: number) => render('{YYYY}-{MM}-{DD}', ms)
 /** A day key moved by whole days. */
 export const addDays = (key: string, days: number) => utcToKey(keyToUTC(key) + days * MS_PER_DAY)
 
-/** Formats a day key with the same patterns as formatIST, e.g. '{dddd} {D} {MMMM} {YYYY}'. */
-export const formatDayKey = (key: string, pattern: string) => render(pattern, keyToUTC(key))
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** formatIST's tokens plus the full names, `{dddd}` (Saturday) and `{MMMM}` (November). */
+const renderWithNames = renderer({ ...TOKENS, dddd: (d) => DAY_NAMES[d.getDay()]!, MMMM: (d) => MONTH_NAMES[d.getMonth()]! })
+
+/** Formats a day key with formatIST's patterns and the full names, e.g. '{dddd} {D} {MMMM} {YYYY}'. */
+export const formatDayKey = (key: string, pattern: string) => renderWithNames(pattern, keyToUTC(key))

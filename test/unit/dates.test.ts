@@ -60,7 +60,27 @@ test('the table holds an instant whose local day differs from its IST day in thi
 test('every tinydate token, plus the ones added for IST', () => {
   const iso = '2026-11-21T13:04:05.067Z' // 18:34:05.067 IST
   expect(formatIST(iso, '{YYYY}-{YY}-{MM}-{DD} {HH}:{mm}:{ss}.{fff}')).toBe('2026-26-11-21 18:34:05.067')
-  expect(formatIST(iso, '{h}/{hh} {A} {D} {ddd} {dddd} {MMM} {MMMM}')).toBe('6/06 PM 21 Sat Saturday Nov November')
+  expect(formatIST(iso, '{h}/{hh} {A} {D} {ddd} {MMM}')).toBe('6/06 PM 21 Sat Nov')
+  expect(formatDayKey('2026-11-21', '{h}/{hh} {A} {D} {ddd} {dddd} {MMM} {MMMM}')).toBe('12/12 AM 21 Sat Saturday Nov November')
+  // Every day and month name, short and long.
+  const week = [0, 1, 2, 3, 4, 5, 6].map((i) => formatDayKey(addDays('2026-11-22', i), '{ddd} {dddd}'))
+  expect(week).toEqual(['Sun Sunday', 'Mon Monday', 'Tue Tuesday', 'Wed Wednesday', 'Thu Thursday', 'Fri Friday', 'Sat Saturday'])
+  const months = Array.from({ length: 12 }, (_, i) => formatDayKey(`2026-${String(i + 1).padStart(2, '0')}-01`, '{MMM} {MMMM}'))
+  expect(months.map((m) => m.split(' ')[0])).toEqual(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'])
+  expect(months.map((m) => m.split(' ')[1])).toEqual([
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ])
   expect(formatIST('2026-11-21T06:30:00Z', '{h} {hh} {A}')).toBe('12 12 PM')
   expect(formatIST('2026-11-20T18:30:00Z', '{h} {hh} {A}')).toBe('12 12 AM')
 })

@@ -53,8 +53,8 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
   }
 }
 
-/** Hashed build files (`/assets/name-<hash>.js`): their names change with their bytes. */
-export const isHashedAsset = (path: string) => /^\/assets\/[^?]+-[\w-]{6}\.\w+(\?|$)/.test(path)
+/** Hashed build files: everything under /assets/ has a content hash in its name (vite.config.ts), as the server and the service worker assume. */
+export const isHashedAsset = (path: string) => path.startsWith('/assets/')
 
 /** The paths fetched more than once, with how many times. */
 export function duplicates(log: readonly Fetched[], which: (path: string) => boolean = () => true): Record<string, number> {
