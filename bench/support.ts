@@ -9,8 +9,11 @@ import { join } from 'node:path'
 import postgres from 'postgres'
 import { freePort } from '../test/e2e/support/server.ts'
 
-/** The compiled server, as `npm start` runs it (the bench scripts build it first). */
-export const SERVER = 'build/server/main.js'
+/**
+ * The compiled server, as `npm start` runs it (the bench scripts build it first); BENCH_SERVER names another build's
+ * (comparing two builds in alternating runs, e.g. issue 27's metrics overhead).
+ */
+export const SERVER = process.env.BENCH_SERVER || 'build/server/main.js'
 
 /** `uptime`'s line (the load averages): printed beside every timing, since the machine is shared. */
 export function uptime(): string {

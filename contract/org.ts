@@ -12,7 +12,7 @@
 //   (or the schedule).
 import * as z from 'zod/mini'
 import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
-import { bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
+import { apiError, bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
 import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
 import { isHttpUrl } from './questions.ts'
 
@@ -228,6 +228,8 @@ export const ORG_MESSAGES = {
   minAboveMax: 'min_ppt must not be more than ma_ppt',
   externalLink: 'external_registration_link is required for an EXTERNAL registration',
   parentSelf: 'parent_id must name another event, not this one or one of its sub-events',
+  parentNotTopLevel: 'parent_id must name a top-level event: a sub-event cannot have sub-events of its own',
+  parentOfChildren: 'This event has sub-events, so it cannot be a sub-event itself: it must stay top-level',
 } as const
 
 // ---- Answers ----
@@ -379,8 +381,20 @@ export const ORG_CALLS = {
     auth: 'bearer',
     tag: 'organiser',
     summary:
-      'multipart/form-data with one image (JPEG, PNG or WebP, at most 5 MB): re-encoded as WebP in two widths; answers the details one’s url (`/uploads/<name>.webp`); the card one is the sibling `/uploads/<name>-card.webp`.',
-    answers: { 200: ok({ url: z.string() }), ...bearer(403) },
+      'multipart/form-data with one image (JPEG, PNG or WebP, at most 5 MB and 25 megapixels): re-encoded as WebP in two widths; answers the details one’s url (`/uploads/<name>.webp`); the card one is the sibling `/uploads/<name>-card.webp`. An organiser keeps at most UPLOAD_QUOTA_MB (100 MB) of images; an image no event or council uses is removed a day after its upload.',
+    answers: {
+      200: ok({ url: z.string() }),
+      ...bearer(403),
+      413: {
+        description:
+          'Beyond API.md (issue 21 item 9): the image is over 5 MB, or over 25 megapixels, or would take the organiser’s images over their quota (UPLOAD_QUOTA_MB); the message says which.',
+        content: { 'application/json': { schema: apiError } },
+      },
+      415: {
+        description: 'Not a JPEG, PNG or WebP image (judged by its bytes), not readable as one, or not multipart/form-data.',
+        content: { 'application/json': { schema: apiError } },
+      },
+    },
   },
   orgParticipants: {
     method: 'POST',

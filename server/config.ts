@@ -31,6 +31,8 @@ export interface Config {
   schedulerIntervalMs?: number
   /** Where uploaded images are stored (UPLOADS_DIR, default DATA_DIR/uploads). */
   uploadsDir?: string
+  /** Megabytes of stored images one organiser may keep (UPLOAD_QUOTA_MB, default 100; issue 21 item 9). */
+  uploadQuotaMb?: number
   /** TRUST_PROXY (docs/deployment.md "Proxy"): off unless set. */
   trustProxy: TrustProxy
   /** REFRESH_REUSE_GRACE_SECONDS (API.md, refresh-token): default 10, 0 turns the grace off. */
@@ -175,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     refreshReuseGraceSeconds: graceSeconds(env.REFRESH_REUSE_GRACE_SECONDS),
     waitlistHoldMinutes: positiveInt(env, 'WAITLIST_HOLD_MINUTES'),
+    uploadQuotaMb: positiveInt(env, 'UPLOAD_QUOTA_MB'),
     vapid:
       env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
         ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT || undefined }

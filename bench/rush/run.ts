@@ -19,7 +19,9 @@
 // Environment: DATABASE_URL or TEST_DATABASE_URL (an admin URL: fresh databases are created next to it and
 // dropped after), REDIS_URL (default: a private redis-server), RUSH_STUDENTS, RUSH_TICKETS, RUSH_CONCURRENCY,
 // RUSH_ROUNDS (5), RUSH_LOG_LEVEL (the servers' LOG_LEVEL, default info as in production), RUSH_ONLY ("1", "2"
-// or "unsafe": one scenario, for profiling; with RUSH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
+// or "unsafe": one scenario, for profiling; with RUSH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"),
+// RUSH_SCRAPE_MS (issue 27: scrape the first instance's /metrics this often during the timed rounds; the figures,
+// bench-results/rush-metrics.json and the three graphs, bench-results/rush-graphs.svg), BENCH_SERVER (another build).
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
@@ -29,7 +31,8 @@ import postgres from 'postgres'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
-import { type Child, cpuMsOf, databases, freePort, median, percentile, privateRedis, spawnNode, spawnServer, uptime } from '../support.ts'
+import { type Child, cpuMsOf, databases, freePort, median, percentile, privateRedis, SERVER, spawnNode, spawnServer, uptime } from '../support.ts'
+import { graphs, scraper, type Point } from './scrape.ts'
 
 const ONLY = process.env.RUSH_ONLY
 const ADMIN_URL = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://root@127.0.0.1:5432/test'
@@ -39,6 +42,7 @@ const CONCURRENCY = Number(process.env.RUSH_CONCURRENCY ?? 200)
 const ROUNDS = Number(process.env.RUSH_ROUNDS ?? 5)
 const LOG_LEVEL = process.env.RUSH_LOG_LEVEL ?? 'info'
 const DOUBLE_TAP = 0.1
+const SCRAPE_MS = Number(process.env.RUSH_SCRAPE_MS ?? 0)
 const JWT_SECRET = randomBytes(32).toString('base64url')
 const P99_RATIO_TARGET = 1.2
 const THROUGHPUT_RATIO_TARGET = 0.8
@@ -315,12 +319,14 @@ async function realScenario(instances: number) {
     const logBytesBefore = servers.reduce((n, s) => n + s.logBytes(), 0)
     const claims: RoundResult[] = []
     const floors: RoundResult[] = []
+    const scraping = SCRAPE_MS > 0 ? scraper(new URL('/api/v1/metrics', servers[0].url).toString(), SCRAPE_MS) : null
     for (let r = 0; r < ROUNDS; r++) {
       const eventId = eventIds[r + 1]
       if (floor && r % 2 === 1) floors.push(await floorRound(eventId))
       claims.push(await claimRound(eventId))
       if (floor && r % 2 === 0) floors.push(await floorRound(eventId))
     }
+    if (scraping) showScrapes(scraping.stop().points, instances)
     const logBytes = servers.reduce((n, s) => n + s.logBytes(), 0) - logBytesBefore
     const all = claims.flatMap((c) => c.answers)
     const rounds = (results: RoundResult[]) => {
@@ -412,6 +418,25 @@ async function unsafeScenario() {
   }
 }
 
+/** Issue 27: the scraped figures, as a table and the three graphs (bench-results/rush-metrics*.json, rush-graphs*.svg). */
+function showScrapes(points: Point[], instances: number) {
+  const moving = points.filter((p) => p.claimedPerSecond + p.soldOutPerSecond + p.alreadyPerSecond > 0)
+  console.log(`\n   /metrics of instance 1, every ${SCRAPE_MS} ms during the timed rounds (${points.length} intervals, ${moving.length} with claims):`)
+  console.log('   t s    claimed/s  sold_out/s  already/s  p50 ms  p99 ms  shed/s  5xx/s  db active  CPU %')
+  for (const p of moving.slice(0, 40))
+    console.log(
+      `   ${String(p.t).padEnd(6)} ${String(p.claimedPerSecond).padStart(9)} ${String(p.soldOutPerSecond).padStart(11)} ${String(p.alreadyPerSecond).padStart(10)} ${String(p.p50 ?? '-').padStart(7)} ${String(p.p99 ?? '-').padStart(7)} ${String(p.shedPerSecond).padStart(7)} ${String(p.fiveXXPerSecond).padStart(6)} ${String(p.dbActive).padStart(10)} ${String(p.cpuPercent).padStart(6)}`,
+    )
+  mkdirSync('bench-results', { recursive: true })
+  const suffix = instances === 1 ? '' : `-${instances}`
+  writeFileSync(`bench-results/rush-metrics${suffix}.json`, `${JSON.stringify({ scrapeMs: SCRAPE_MS, uptime: uptime(), points }, null, 2)}\n`)
+  writeFileSync(
+    `bench-results/rush-graphs${suffix}.svg`,
+    graphs(points, `npm run bench:rush, instance 1 of ${instances}, /metrics every ${SCRAPE_MS} ms (${new Date().toISOString().slice(0, 10)})`),
+  )
+  console.log(`   written: bench-results/rush-metrics${suffix}.json, bench-results/rush-graphs${suffix}.svg`)
+}
+
 type Real = Awaited<ReturnType<typeof realScenario>>
 type Result = Awaited<ReturnType<typeof unsafeScenario>> & Partial<Real>
 
@@ -461,6 +486,8 @@ const how = {
   doubleTapShare: DOUBLE_TAP,
   concurrency: CONCURRENCY,
   logLevel: LOG_LEVEL,
+  server: SERVER,
+  scrapeMs: SCRAPE_MS,
   transport:
     'HTTP/1.1 keep-alive from this process to build/server/main.js child processes (the compiled server, as npm start runs it; output to a file); round-robin across instances. Floor: bench/rush/floor.ts, a bare Fastify process with one POST route answering 200, same load generator, requests and concurrency, rounds alternating with the claim rounds',
   database: ADMIN_URL.replace(/\/\/[^@]*@/, '//…@'),

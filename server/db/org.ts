@@ -220,12 +220,13 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
               .where(eq(events.id, input.parent_id))
             if (!parent) throw new Refused('parentNotFound')
             if (!(await txRoles.canManageCouncil(userId, parent.organizerId))) throw new Refused('notOrganiser')
-            // No cycles: the parent's own ancestors must not include this event.
-            let up = parent.parentId
-            for (let depth = 0; up !== null && depth < 50; depth++) {
-              if (before && up === before.id) throw new Refused('parentSelf')
-              const [next] = await tx.select({ parentId: events.parentId }).from(events).where(eq(events.id, up))
-              up = next?.parentId ?? null
+            // One level of children, the importer's rule too (issue 21 item 8: chains of any length were taken,
+            // loops longer than 50 too): the parent is a top-level event, and this event has no children of its
+            // own. The trigger of migration 0010 decides when two saves race (mapped below).
+            if (parent.parentId !== null) throw new Refused('parentNotTopLevel')
+            if (before) {
+              const [child] = await tx.select({ id: events.id }).from(events).where(eq(events.parentId, before.id)).limit(1)
+              if (child) throw new Refused('parentOfChildren')
             }
           }
 
@@ -307,6 +308,8 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
             // The backstops: a ticket claimed between the check and the write, or teams out of bounds.
             if (isCheckViolation(err, 'events_tickets_within_count')) throw new Refused('ticketCountBelowSold')
             if (isCheckViolation(err, 'events_min_ppt_within_max')) throw new Refused('minAboveMax')
+            if (isCheckViolation(err, 'events_parent_top_level')) throw new Refused('parentNotTopLevel')
+            if (isCheckViolation(err, 'events_parent_childless')) throw new Refused('parentOfChildren')
             throw err
           }
           await recordAudit(tx, {

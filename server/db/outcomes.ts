@@ -40,6 +40,8 @@ export type Refusal =
   | 'councilNotFound'
   | 'parentNotFound'
   | 'parentSelf'
+  | 'parentNotTopLevel'
+  | 'parentOfChildren'
   | 'minAboveMax'
   | 'externalLinkMissing'
   | 'ticketCountBelowSold'
@@ -60,6 +62,8 @@ export type Refusal =
   | 'unknownTicket'
   // Push (server/db/push.ts)
   | 'endpointTaken'
+  // Uploads (server/db/uploads.ts)
+  | 'uploadQuota'
   | 'notCheckedIn'
   | 'noTicketToRate'
   | 'notCheckedInToRate'

@@ -408,3 +408,19 @@ export const certificates = pgTable(
   },
   (t) => [uniqueIndex('certificates_code').on(t.code)],
 )
+
+/**
+ * An organiser's uploaded image (migration 0010, issue 21 item 9): `<name>.webp` and `<name>-card.webp` in
+ * UPLOADS_DIR, their bytes counted against the organiser's quota (UPLOAD_QUOTA_MB) until the files are removed (an
+ * image no event or council uses, a day after its upload: server/uploads/sweep.ts).
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    name: text('name').primaryKey(),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    bytes: integer('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_uploaded_by').on(t.uploadedBy)],
+)

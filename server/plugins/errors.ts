@@ -10,12 +10,20 @@ import { isDatabaseUnavailable } from '../db/outcomes.ts'
 /** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
 export const DATABASE_RETRY_AFTER = 2
 export const DATABASE_UNAVAILABLE = 'The server cannot reach its database just now. Please try again in a few seconds.'
+export const TIMED_OUT = 'The server took too long to answer. Please try again in a few seconds.'
 
 const UNREADABLE = 'The request could not be read. Please try again.'
 
 export const errors = fp(
   async (app) => {
-    let lastUnavailableLog = 0
+    // During an outage every request meets it: one line a second says so, not one per request.
+    let lastLine = 0
+    const once = () => {
+      const now = Date.now()
+      if (now - lastLine < 1000) return false
+      lastLine = now
+      return true
+    }
     app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
       if (err instanceof HttpError) {
         return reply.status(err.status).headers(err.headers).send({ error: true, message: err.message })
@@ -28,14 +36,15 @@ export const errors = fp(
       if (status === 415) return reply.status(415).send({ error: true, message: 'Send the request body as JSON.' })
       if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return reply.status(400).send({ error: true, message: 'The request body must be valid JSON.' })
       if (status >= 400 && status < 500) return reply.status(status).send({ error: true, message: UNREADABLE })
+      // Past the handler timeout (server/app.ts): what it waited on (often the database) is slow or away.
+      if (err.code === 'FST_ERR_HANDLER_TIMEOUT') {
+        if (once()) request.log.warn({ err }, 'request timed out: answered 503')
+        return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER)).send({ error: true, message: TIMED_OUT })
+      }
       // A database restart or a dropped connection (issue 27): the request was fine and may be sent again, so a 503
       // with Retry-After (the app retries its idempotent writes on it), logged at most once a second, not a 500.
       if (isDatabaseUnavailable(err)) {
-        const now = Date.now()
-        if (now - lastUnavailableLog >= 1000) {
-          lastUnavailableLog = now
-          request.log.warn({ err }, 'database unavailable: answered 503')
-        }
+        if (once()) request.log.warn({ err }, 'database unavailable: answered 503')
         return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER)).send({ error: true, message: DATABASE_UNAVAILABLE })
       }
       request.log.error({ err }, 'unhandled error')

@@ -24,8 +24,13 @@ export interface RateLimits {
   refresh: Rule
   /** The door's calls (check-in, sync, undo, the ticket list): per volunteer, a gate's pace in a rush. */
   door?: Rule
-  /** The calendar feed and the certificate check (public GETs): per client address; RATE_LIMITS' when not given. */
-  feeds?: Rule
+  /**
+   * The calendar feed (a public GET): per client address, in a bucket of its own (issue 21 item 12): a calendar
+   * service (Google Calendar) fetches the feeds of many students from one address. RATE_LIMITS' when not given.
+   */
+  calendar?: Rule
+  /** The certificate check /verify (a public GET): per client address; RATE_LIMITS' when not given. */
+  verify?: Rule
 }
 
 export const RATE_LIMITS: RateLimits = {
@@ -33,7 +38,8 @@ export const RATE_LIMITS: RateLimits = {
   signIn: { limit: 60, windowSeconds: 60 },
   refresh: { limit: 300, windowSeconds: 60 },
   door: { limit: 600, windowSeconds: 60 },
-  feeds: { limit: 60, windowSeconds: 60 },
+  calendar: { limit: 600, windowSeconds: 60 },
+  verify: { limit: 60, windowSeconds: 60 },
 }
 
 const DOOR_DEFAULT: Rule = { limit: 600, windowSeconds: 60 }
@@ -94,7 +100,8 @@ export const rateLimit = fp(
       signIn: clientAddress,
       refresh: clientAddress,
       door: (r: FastifyRequest) => `user:${r.userId}`,
-      feeds: clientAddress,
+      calendar: clientAddress,
+      verify: clientAddress,
     }
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
@@ -111,7 +118,14 @@ export const rateLimit = fp(
         onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
       }
     }
-    app.decorate('rateLimits', { writes: rule('writes'), signIn: rule('signIn'), refresh: rule('refresh'), door: rule('door'), feeds: rule('feeds') })
+    app.decorate('rateLimits', {
+      writes: rule('writes'),
+      signIn: rule('signIn'),
+      refresh: rule('refresh'),
+      door: rule('door'),
+      calendar: rule('calendar'),
+      verify: rule('verify'),
+    })
     if (!limits) return
 
     const inner = app.redis ? new RedisStore(false, false, app.redis, `${app.redisPrefix}rate:`) : new LocalStore(false, false, 10_000)

@@ -17,6 +17,7 @@ import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../d
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
 import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
+import { uploadsRepository, type UploadsRepository } from '../db/uploads.ts'
 import { randomCertificateCode } from '../feeds/secrets.ts'
 
 declare module 'fastify' {
@@ -37,6 +38,7 @@ declare module 'fastify' {
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
     feedsRepository: FeedsRepository
+    uploadsRepository: UploadsRepository
   }
 }
 
@@ -79,4 +81,5 @@ export const repositories = [
     { name: 'join-attempts', dependencies: [...DB, 'redis'] },
   ),
   fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('uploadsRepository', uploadsRepository(app.db)), { name: 'uploads-repository', dependencies: DB }),
 ]

@@ -7,12 +7,36 @@ import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
 import { UPLOAD_NAME } from '../uploads/images.ts'
+import { sweepUploads } from '../uploads/sweep.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Removes the images nothing uses a day after their upload (hourly on its own; tests call it with a clock). */
+    sweepUploads(now?: number): Promise<string[]>
+  }
+}
+
+/** How often the unused images are looked for (each instance: removing a file twice is harmless). */
+const SWEEP_EVERY_MS = 3600 * 1000
 
 /** Where the uploads live: UPLOADS_DIR, else DATA_DIR/uploads. */
 export const uploadsDirOf = (config: Config) => config.uploadsDir ?? join(config.dataDir, 'uploads')
 
 export const uploads = fp(
   async (app, { dir }: { dir: string }) => {
+    app.decorate('sweepUploads', (now?: number) => sweepUploads({ dir, repo: app.uploadsRepository, now }))
+    const sweep = () =>
+      void app.sweepUploads().then(
+        (removed) => removed.length > 0 && app.log.info({ removed: removed.length }, 'unused uploaded images removed'),
+        (err) => app.log.error({ err }, 'sweeping unused uploaded images failed'),
+      )
+    const first = setTimeout(sweep, 60_000).unref()
+    const every = setInterval(sweep, SWEEP_EVERY_MS).unref()
+    app.addHook('onClose', async () => {
+      clearTimeout(first)
+      clearInterval(every)
+    })
+
     app.get('/uploads/:name', { schema: { hide: true } }, async (request, reply) => {
       const { name } = request.params as { name: string }
       const file = join(dir, name)
@@ -26,5 +50,5 @@ export const uploads = fp(
         .send(createReadStream(file))
     })
   },
-  { name: 'uploads' },
+  { name: 'uploads', dependencies: ['uploads-repository'] },
 )

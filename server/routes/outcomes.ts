@@ -118,6 +118,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   councilNotFound: { status: 404, message: ORG_MESSAGES.councilNotFound },
   parentNotFound: { status: 404, message: ORG_MESSAGES.parentNotFound },
   parentSelf: { status: 400, message: ORG_FORM.parentSelf },
+  parentNotTopLevel: { status: 400, message: ORG_FORM.parentNotTopLevel },
+  parentOfChildren: { status: 409, message: ORG_FORM.parentOfChildren },
   minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
   externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
   ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
@@ -134,6 +136,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
   notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
   // A push endpoint is one browser's: another student's stays theirs (issue 21 item 4). The app makes a new one.
+  // An organiser's images over UPLOAD_QUOTA_MB (issue 21 item 9); the route's message names the quota.
+  uploadQuota: { status: 413, message: 'Your images have reached the most one organiser may keep.' },
   endpointTaken: { status: 409, message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.' },
   notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
   // A wrong state is 403 (API.md's conventions), as for the other calls outside their states.

@@ -3,13 +3,18 @@
 // a few KB on 3G) and the details page's (1000 px). Only the pixels survive: sharp writes no metadata unless asked
 // (no EXIF, no GPS, no ICC comments), and the orientation is applied to the pixels first.
 import { randomBytes } from 'node:crypto'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 export const CARD_WIDTH = 400
 export const DETAILS_WIDTH = 1000
-/** Larger images (in pixels) are refused as unreadable: a decompression bomb is not decoded. */
-const MAX_PIXELS = 50_000_000
+/**
+ * Larger images (in pixels) are refused before they are decoded (issue 21 item 9: a 6 KB PNG of 7000 x 7000 cost
+ * 0.9 s of CPU; the decode's cost follows the pixels, not the bytes). 25 megapixels takes a 24 MP camera's photo
+ * (6000 x 4000) and a phone's 12 MP one, in about a quarter of a second here; a larger one is for the organiser to
+ * shrink.
+ */
+export const MAX_PIXELS = 25_000_000
 
 export type ImageKind = 'jpeg' | 'png' | 'webp'
 
@@ -30,10 +35,38 @@ export interface Encoded {
   cardHeight: number
 }
 
-/** Decodes and re-encodes; throws when the bytes are not a readable image. */
-export async function encode(buffer: Buffer): Promise<Encoded> {
-  // sharp (libvips, about 28 MB resident) is loaded at the first upload, not at start (issue 15 item 6).
+// sharp (libvips, about 28 MB resident) is loaded at the first upload, not at start (issue 15 item 6).
+const loadSharp = async () => {
   const { default: sharp } = await import('sharp')
+  // One libvips thread per image: an upload takes one core at most, never the event loop's.
+  sharp.concurrency(1)
+  return sharp
+}
+
+/** The image's pixels (width x height) from its header alone, or null when the header cannot be read. */
+export async function pixelsOf(buffer: Buffer): Promise<number | null> {
+  const sharp = await loadSharp()
+  try {
+    const { width, height } = await sharp(buffer, { limitInputPixels: false }).metadata()
+    return width && height ? width * height : null
+  } catch {
+    return null
+  }
+}
+
+// Images are re-encoded one at a time per instance (uploads queue here): a burst of them costs one core for a
+// while, never every core at once beside the students' calls (issue 21 item 1: "slow uploads").
+let queue: Promise<unknown> = Promise.resolve()
+
+/** Decodes and re-encodes, after the images before it; throws when the bytes are not a readable image. */
+export function encode(buffer: Buffer): Promise<Encoded> {
+  const turn = queue.then(() => encodeNow(buffer))
+  queue = turn.catch(() => {})
+  return turn
+}
+
+async function encodeNow(buffer: Buffer): Promise<Encoded> {
+  const sharp = await loadSharp()
   const source = () => sharp(buffer, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate()
   const details = await source().resize({ width: DETAILS_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
   const card = await source().resize({ width: CARD_WIDTH, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer({ resolveWithObject: true })
@@ -50,10 +83,22 @@ export async function encode(buffer: Buffer): Promise<Encoded> {
 /** The stored files' names: `<name>.webp` (details) and `<name>-card.webp` (card). */
 export const UPLOAD_NAME = /^[0-9a-f]{32}(-card)?\.webp$/
 
-/** Writes both widths (each to a temporary name first, so a half-written file is never served); the details' name. */
-export async function store(dir: string, encoded: Encoded): Promise<string> {
+/** A new image's name: 32 hex characters, never reused. */
+export const newUploadName = () => randomBytes(16).toString('hex')
+
+/** The bytes both widths take on disk (what an organiser's quota counts). */
+export const storedBytes = (encoded: Encoded) => encoded.details.length + encoded.card.length
+
+/** Both files of an image, by its name (a missing file is no error). */
+export const filesOf = (name: string) => [`${name}.webp`, `${name}-card.webp`]
+
+export async function removeImage(dir: string, name: string): Promise<void> {
+  await Promise.all(filesOf(name).map((file) => rm(join(dir, file), { force: true })))
+}
+
+/** Writes both widths (each to a temporary name first, so a half-written file is never served); the details' file name. */
+export async function store(dir: string, encoded: Encoded, name: string = newUploadName()): Promise<string> {
   await mkdir(dir, { recursive: true })
-  const name = randomBytes(16).toString('hex')
   for (const [file, data] of [
     [`${name}-card.webp`, encoded.card],
     [`${name}.webp`, encoded.details],

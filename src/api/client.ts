@@ -56,6 +56,8 @@ export interface ClientOptions {
   lock?: (run: () => Promise<void>) => Promise<void>
   /** Waits before a retry of a write (src/api/retry.ts); tests pass a fake clock. */
   sleep?: (ms: number) => Promise<void>
+  /** A request with no answer after this long is given up (status 0, as offline): no spinner waits for ever. */
+  timeoutMs?: number
 }
 
 export interface RequestOptions {
@@ -64,6 +66,9 @@ export interface RequestOptions {
   /** Let the request outlive the page (logout is fire and forget). */
   keepalive?: boolean
 }
+
+/** No answer after 30 s: the server answers or sheds well within that (its proxy's read timeout is 35 s). */
+const TIMEOUT_MS = 30_000
 
 type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
 
@@ -75,6 +80,7 @@ export function createClient({
   early,
   lock,
   sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+  timeoutMs = TIMEOUT_MS,
 }: ClientOptions) {
   // Looked up at call time, not creation time, so a fetch installed later (a test's fake, a polyfill) is used.
   const doFetch: typeof fetch = givenFetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -93,7 +99,8 @@ export function createClient({
     if (started) delete early!.calls[key]
     let res: Response
     try {
-      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive }))
+      // (AbortSignal.timeout: every browser of the last three years; without it, no timeout, as before.)
+      res = await (started ?? doFetch(root + path, { method: 'POST', headers, body: json, keepalive, signal: AbortSignal.timeout?.(timeoutMs) }))
     } catch {
       return new ApiError(0, NETWORK_MESSAGE)
     }

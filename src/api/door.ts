@@ -5,8 +5,16 @@ import type { Answer, PathOf, Request } from '../../contract/api.ts'
 import type { ScanResult } from '../../contract/types.ts'
 import { ApiError } from './client.ts'
 import { client } from './calls.ts'
+import { PASSING, retrying } from './retry.ts'
 
 const post = client.request
+
+/**
+ * How many times a sync of offline scans is sent again after a passing failure (no answer, 502/503/504: the
+ * instance behind the proxy died or is restarting), after 1, 2, 4 s with jitter: safe, since each scan's scan_id
+ * gets its first answer again (issue 27).
+ */
+export const SYNC_RETRIES = 3
 
 /** A scan's answer; `message` the server's words for a refusal. */
 export type DoorAnswer = ScanResult
@@ -34,7 +42,8 @@ export const doorApi = {
         ticket_code: ticketCode,
       } satisfies Request<'undoCheckIn'>,
     ),
-  sync: (body: Request<'doorSync'>) => post<Answer<'doorSync'>>('/door/p/sync' satisfies PathOf<'doorSync'>, body).then((d) => d.results),
+  sync: (body: Request<'doorSync'>) =>
+    retrying(client, () => post<Answer<'doorSync'>>('/door/p/sync' satisfies PathOf<'doorSync'>, body), SYNC_RETRIES).then((d) => d.results),
 }
 
-export { ApiError }
+export { ApiError, PASSING }

@@ -3,7 +3,7 @@
 // the network returns), the answer on screen, and the counts. Loaded only with the door route.
 import { computed, signal } from '@preact/signals'
 import type { DoorEvent, DoorTicket } from '../../contract/types.ts'
-import { ApiError, type DoorAnswer, doorApi } from '../api/door.ts'
+import { ApiError, type DoorAnswer, doorApi, PASSING } from '../api/door.ts'
 
 export interface QueuedScan {
   ticket_code: string
@@ -142,7 +142,7 @@ export async function refreshList(): Promise<void> {
     online.value = true
     await idbSet(ticketsKey(), { tickets: list.tickets, as_of: list.as_of })
   } catch (error) {
-    if (error instanceof ApiError && error.status === 0) online.value = false
+    if (error instanceof ApiError && PASSING.includes(error.status)) online.value = false
     else doorError.value = error instanceof Error ? error.message : String(error)
   }
 }
@@ -177,10 +177,10 @@ export async function openDoor(id: number, gateName: string) {
     await syncNow()
     await refreshList()
   }
-  // While online, the list refreshes in the background: tickets collected after the door opened are known.
-  refreshTimer ??= setInterval(() => {
-    if (online.value) void syncNow().then(refreshList)
-  }, 30_000)
+  // The list refreshes in the background: tickets collected after the door opened are known. Offline, the same
+  // call finds out when the server answers again (issue 27: an instance that died leaves the browser online, so
+  // no 'online' event comes), then the queued scans go.
+  refreshTimer ??= setInterval(() => void syncNow().then(refreshList).then(syncNow), 30_000)
 }
 
 export function closeDoor() {
@@ -229,10 +229,12 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
       if (shown.result === 'CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: gate.value })
       if (shown.result === 'ALREADY_CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: shown.gate })
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 0) {
+      if (!(error instanceof ApiError) || !PASSING.includes(error.status)) {
         doorError.value = error instanceof Error ? error.message : String(error)
         return null
       }
+      // No answer, or the server not answering now (502/503/504): the list decides, the scan waits in the queue
+      // (its scan_id makes it safe if the first try did reach the server).
       online.value = false
       shown = offlineAnswer(code, scanId)
     }
@@ -280,7 +282,8 @@ export function syncNow(): Promise<void> {
       try {
         results = await doorApi.sync({ event_id: id, scans: chunk })
       } catch (error) {
-        if (error instanceof ApiError && error.status === 0) online.value = false
+        // Sent again a few times already (SYNC_RETRIES): the queue stays, and goes when the server answers.
+        if (error instanceof ApiError && PASSING.includes(error.status)) online.value = false
         else doorError.value = error instanceof Error ? error.message : String(error)
         return
       }

@@ -260,6 +260,8 @@ describe('backup and restore of the embedded database', () => {
   }, 240_000)
 
   it('without a server: the command line writes the backup itself; images outside the data folder go along', async () => {
+    if (server) expect(await server.stop()).toBe(0)
+    server = null
     const uploadsDir = join(work, 'images-elsewhere')
     mkdirSync(uploadsDir, { recursive: true })
     writeFileSync(join(uploadsDir, `${'a'.repeat(32)}.webp`), randomBytes(2048))
@@ -278,7 +280,8 @@ describe('backup and restore of the embedded database', () => {
   }, 240_000)
 
   it('refuses: a restore over a folder in use or not empty, a damaged file, a file that is no backup; PostgreSQL points to pg_dump', async () => {
-    const file = join(work, 'at-rest.tar')
+    const file = join(work, 'refusals.tar')
+    expect((await cli({ DATA_DIR: dataDir }, 'backup', file)).code).toBe(0)
     const over = await cli({ DATA_DIR: dataDir }, 'restore', file)
     expect(over.code).toBe(1)
     expect(over.err).toContain(`${dataDir} is not empty: a restore writes a new data folder`)

@@ -45,6 +45,26 @@ describe('the default limits leave normal use alone', () => {
   })
 })
 
+describe('the calendar feed and /verify count in buckets of their own (issue 21 item 12)', () => {
+  let t: TestApp
+  beforeAll(async () => (t = await testApp({ app: { rateLimits: RATE_LIMITS } })))
+  afterAll(() => t.close())
+
+  const calendar = (i: number) => t.app.inject({ method: 'GET', url: `/api/v1/calendar/${String(i).padStart(43, 'x')}.ics` })
+  const verify = () => t.app.inject({ method: 'GET', url: '/api/v1/verify/ZZZZZ-ZZZZZ', headers: { accept: 'application/json' } })
+
+  it('a calendar service fetching many students’ feeds from one address is not limited at the certificate check’s 60, and uses none of its budget', async () => {
+    const feeds = await Promise.all(Array.from({ length: 100 }, (_, i) => calendar(i)))
+    expect(feeds.map((r) => r.statusCode)).toEqual(Array(100).fill(404)) // unknown feeds, answered, not 429
+    const checks = []
+    for (let i = 0; i < RATE_LIMITS.verify!.limit; i++) checks.push((await verify()).statusCode)
+    expect(checks).toEqual(Array(RATE_LIMITS.verify!.limit).fill(404))
+    expect429(await verify())
+    // The certificate check's limit spent: the feeds still answer.
+    expect((await calendar(1000)).statusCode).toBe(404)
+  })
+})
+
 describe('limits in memory', () => {
   let t: TestApp
   // One proxy in front (TRUST_PROXY=1): the client address is the last hop of X-Forwarded-For.

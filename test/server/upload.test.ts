@@ -1,10 +1,14 @@
-// Image upload (API.md Part 2 /org/p/upload): organisers only; JPEG, PNG or WebP recognised by their bytes, at most
-// 5 MB (else 415 with a message); re-encoded as WebP in two widths with no metadata; served at /uploads/ with
-// immutable caching.
+// Image upload (API.md Part 2 /org/p/upload): organisers only; JPEG, PNG or WebP recognised by their bytes (else 415
+// with a message), at most 5 MB and 25 megapixels (else 413, issue 21 item 9), within the organiser's quota (413);
+// re-encoded as WebP in two widths with no metadata; served at /uploads/ with immutable caching; an image nothing
+// uses is removed a day after its upload.
 import { randomBytes } from 'node:crypto'
+import { readdir } from 'node:fs/promises'
+import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
+import { uploadsDirOf } from '../../server/plugins/uploads.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 function multipart(file: Buffer, filename: string, type: string) {
@@ -70,7 +74,7 @@ describe('POST /org/p/upload', () => {
     expect((await upload(webp, organiser.auth, 'x.webp', 'image/webp')).statusCode).toBe(200)
   })
 
-  it('refuses anything else with 415 and a message, whatever the name or type claimed', async () => {
+  it('refuses anything else with 415 and a message, whatever the name or type claimed; over 5 MB with 413', async () => {
     const text = await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), organiser.auth, 'evil.jpg', 'image/jpeg')
     expect(text.statusCode).toBe(415)
     expect(text.json()).toEqual({ error: true, message: 'Only JPEG, PNG or WebP images can be uploaded.' })
@@ -79,7 +83,8 @@ describe('POST /org/p/upload', () => {
     const broken = await upload(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), randomBytes(500)]), organiser.auth)
     expect(broken.statusCode).toBe(415)
     const big = await upload(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(5 * 1024 * 1024 + 10)]), organiser.auth)
-    expect(big.statusCode).toBe(415)
+    // Over 5 MB is 413, as the conventions say (it was 415: issue 21 item 9, issue 22 item 6).
+    expect(big.statusCode).toBe(413)
     expect(big.json().message).toBe('The image is larger than 5 MB: choose a smaller one.')
     const json = await t.app.inject({
       method: 'POST',
@@ -88,6 +93,23 @@ describe('POST /org/p/upload', () => {
       payload: '{}',
     })
     expect(json.statusCode).toBe(415)
+  })
+
+  it('an image over 25 megapixels is refused with 413 from its header, before it is decoded (a 7000 × 7000 PNG cost 0.9 s of CPU)', async () => {
+    const huge = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: 'white' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer()
+    const cpu = process.cpuUsage()
+    const res = await upload(huge, organiser.auth, 'huge.png', 'image/png')
+    const used = process.cpuUsage(cpu)
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toEqual({ error: true, message: 'The image is larger than 25 megapixels (6000 × 4000 is the most): choose a smaller one.' })
+    console.log(`a ${huge.length} B PNG of 7000 × 7000 refused after ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU (this process)`)
+    // 6000 × 4000 (24 MP) is taken.
+    const camera = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: 'white' } })
+      .jpeg()
+      .toBuffer()
+    expect((await upload(camera, organiser.auth)).statusCode).toBe(200)
   })
 
   it('organisers only: a student 403, signed out 401, and nothing stored', async () => {
@@ -102,5 +124,72 @@ describe('POST /org/p/upload', () => {
     for (const url of ['/uploads/..%2F..%2Fetc%2Fpasswd', '/uploads/abc.webp', '/uploads/0123456789abcdef0123456789abcdef.webp']) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404)
     }
+  })
+})
+
+describe('the organiser’s quota and the images nothing uses (issue 21 item 9)', () => {
+  let t: TestApp
+  let organisers: { id: number; auth: { authorization: string } }[]
+  let council: number
+  beforeAll(async () => {
+    t = await testApp({ env: { UPLOAD_QUOTA_MB: '1' } })
+    ;[{ id: council }] = await t.database.db.insert(schema.councils).values({ slug: 'quota', name: 'Quota' }).returning({ id: schema.councils.id })
+    organisers = [await t.student(), await t.student()]
+    for (const o of organisers) await t.database.db.insert(schema.councilOrganizers).values({ councilId: council, userId: o.id })
+  }, 120_000)
+  afterAll(() => t.close())
+
+  /** A photo-like image (noise does not compress): its two WebP widths take a few hundred KB. */
+  const photo = (seed: number) =>
+    sharp({ create: { width: 1000, height: 700, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 100 + seed, sigma: 60 } } })
+      .jpeg({ quality: 95 })
+      .toBuffer()
+  const upload = async (auth: { authorization: string }, seed: number) => {
+    const { payload, contentType } = multipart(await photo(seed), 'photo.jpg', 'image/jpeg')
+    return t.app.inject({ method: 'POST', url: '/api/v1/org/p/upload', headers: { 'content-type': contentType, ...auth }, payload })
+  }
+  const dir = () => uploadsDirOf(t.config)
+  const names = async () => (await readdir(dir())).filter((f) => f.endsWith('.webp')).sort()
+
+  it('uploads past UPLOAD_QUOTA_MB are refused with 413 and nothing stored; another organiser is not affected', async () => {
+    const urls: string[] = []
+    let refused: Awaited<ReturnType<typeof upload>> | null = null
+    for (let i = 0; i < 20 && !refused; i++) {
+      const res = await upload(organisers[0]!.auth, i)
+      if (res.statusCode === 200) urls.push(res.json().url)
+      else refused = res
+    }
+    expect(urls.length).toBeGreaterThan(0)
+    expect(refused?.statusCode).toBe(413)
+    expect(refused?.json().message).toBe(
+      'Your images take 1 MB, the most one organiser may keep. Images no event uses are removed a day after their upload: try again then.',
+    )
+    const stored = await t.database.db.select().from(schema.uploads)
+    expect(stored.map((u) => u.uploadedBy)).toEqual(urls.map(() => organisers[0]!.id))
+    expect(stored.reduce((n, u) => n + u.bytes, 0)).toBeLessThanOrEqual(1024 * 1024)
+    expect(await names()).toHaveLength(urls.length * 2) // both widths of each accepted image, nothing of the refused one
+    expect((await upload(organisers[1]!.auth, 99)).statusCode).toBe(200)
+  })
+
+  it('a day after its upload, an image no event or council uses is removed (its quota freed); one an event uses stays', async () => {
+    const first = (await t.database.db.select().from(schema.uploads).where(eq(schema.uploads.uploadedBy, organisers[0]!.id)))[0]!
+    const used = `/uploads/${first.name}.webp`
+    const [event] = await t.database.db
+      .insert(schema.events)
+      .values({ slug: 'with-image', name: 'With image', organizerId: council, eventPageImageUrl: used })
+      .returning({ id: schema.events.id })
+    const before = await names()
+    // Nothing is a day old yet: nothing goes.
+    expect(await t.app.sweepUploads()).toEqual([])
+    // A day and a minute later (the sweep's clock moved, the files' times as they are).
+    const removed = await t.app.sweepUploads(Date.now() + 24 * 3600 * 1000 + 60_000)
+    expect(removed.length).toBe(before.length / 2 - 1)
+    expect(await names()).toEqual([`${first.name}-card.webp`, `${first.name}.webp`])
+    expect((await t.database.db.select({ name: schema.uploads.name }).from(schema.uploads)).map((u) => u.name)).toEqual([first.name])
+    // The quota is free again for the organiser who was refused.
+    expect((await upload(organisers[0]!.auth, 50)).statusCode).toBe(200)
+    expect(event).toBeDefined()
+    // Served still.
+    expect((await t.app.inject({ method: 'GET', url: used })).statusCode).toBe(200)
   })
 })
