@@ -42,6 +42,12 @@ function readHolder(file: string): { pid: number; startedAt?: string; command?: 
   }
 }
 
+/** The live process holding the lock of `dataDir`, or null (no lock, or a stale one): `npm start` asks before building. */
+export function lockHolder(dataDir: string): { pid: number; startedAt?: string; command?: string } | null {
+  const holder = readHolder(join(dataDir, LOCK_FILE))
+  return holder && alive(holder.pid) ? holder : null
+}
+
 /** Takes the lock of `dataDir` for this process; answers the release (also run at exit). */
 export function lockDataDir(dataDir: string, command = process.argv.slice(1).join(' ').slice(0, 200)): () => void {
   mkdirSync(dataDir, { recursive: true })

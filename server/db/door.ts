@@ -17,8 +17,9 @@
 //   on its next sync of it. A live (online) check-in is never taken over: the server let that person in in real
 //   time, and an offline scan synced after it is reported ALREADY_CHECKED_IN whatever its time.
 // - A sync is bounded work whatever it carries (issue 21 item 1: 30 syncs of 100 codes of no ticket were 3,000
-//   transactions and made every other call wait): one transaction of a fixed number of statements, the scans'
-//   ids claimed first in id order and the tickets locked next in id order (the order a live check-in takes its
+//   transactions and made every other call wait): a fixed number of statements. Two reads first (which codes are
+//   tickets of the event, and the other codes' events); codes of no ticket stop there. Then one transaction: the
+//   scans' ids claimed in id order and the tickets locked next in id order (the order a live check-in takes its
 //   locks in too, so the two never deadlock), the decisions made in memory in scanned_at order, and each kind of
 //   write made once for the whole batch.
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm'
@@ -214,18 +215,35 @@ export function doorRepository(db: Db) {
     const firstOf = new Map<string, number>()
     for (const i of order) if (!firstOf.has(scans[i].scan_id)) firstOf.set(scans[i].scan_id, i)
 
+    // 1. Which codes are tickets of this event (unlocked: only the scans of these are claimed and decided below;
+    // any other code is no ticket of the event, whatever its scan_id was used for before).
+    const known = new Set(
+      (
+        await db
+          .select({ code: participants.ticketCode })
+          .from(participants)
+          .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, codes)))
+      ).map((r) => r.code!),
+    )
+    // 2. The other codes' events, for the 404's message (named only when the volunteer may see that event).
+    const strays = codes.filter((c) => !known.has(c))
+    const others = new Map(
+      (strays.length === 0
+        ? []
+        : await db
+            .select({ code: participants.ticketCode, eventName: events.name, eventVisible: mayView(userId) })
+            .from(participants)
+            .innerJoin(events, eq(events.id, participants.eventId))
+            .where(and(inArray(participants.ticketCode, strays), ne(participants.eventId, eventId)))
+      ).map((o) => [o.code!, otherEvent(o)]),
+    )
+    const unknown = (code: string): ScanAnswer => ({ result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null })
+    // Nothing but codes of no ticket (a mistyped batch, or the issue's 100 unknown codes): two reads, no transaction.
+    if (known.size === 0) return scans.map((scan) => ({ ...unknown(scan.ticket_code), scan_id: scan.scan_id }))
+
     return db.transaction(async (txn) => {
       const tx = txn as unknown as Db
-      // 1. Which codes are tickets of this event (unlocked: only the scans of these are claimed next).
-      const known = new Set(
-        (
-          await tx
-            .select({ code: participants.ticketCode })
-            .from(participants)
-            .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, codes)))
-        ).map((r) => r.code!),
-      )
-      // 2. The scans of those codes claim their ids, in id order; an id already taken is a repeat.
+      // 3. The scans of those codes claim their ids, in id order; an id already taken is a repeat.
       const toClaim = [...firstOf.entries()].filter(([, i]) => known.has(scans[i].ticket_code)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       const fresh = new Set<string>()
       if (toClaim.length > 0) {
@@ -236,8 +254,8 @@ export function doorRepository(db: Db) {
           .returning({ scanId: doorScans.scanId })
         for (const c of claimed) fresh.add(c.scanId)
       }
-      // 3. The stored answers of the repeated ids.
-      const repeatIds = [...firstOf.keys()].filter((id) => !fresh.has(id))
+      // 4. The stored answers of the repeated ids (of known codes: any other scan is answered as no ticket).
+      const repeatIds = [...firstOf.entries()].filter(([id, i]) => !fresh.has(id) && known.has(scans[i].ticket_code)).map(([id]) => id)
       const priors = new Map(
         (repeatIds.length === 0
           ? []
@@ -247,7 +265,7 @@ export function doorRepository(db: Db) {
               .where(inArray(doorScans.scanId, repeatIds))
         ).map((p) => [p.scanId, p]),
       )
-      // 4. This event's tickets among the codes, locked in id order, with who holds them.
+      // 5. This event's tickets among the codes, locked in id order, with who holds them.
       const locked = await tx
         .select({
           id: participants.id,
@@ -265,10 +283,10 @@ export function doorRepository(db: Db) {
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))
         .leftJoin(teams, eq(teams.id, participants.teamId))
-        .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, codes)))
+        .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, [...known])))
         .orderBy(asc(participants.id))
         .for('update', { of: participants })
-      // 5. The scan that made each standing check-in (an offline one may be taken over by an earlier offline scan).
+      // 6. The scan that made each standing check-in (an offline one may be taken over by an earlier offline scan).
       const inCodes = locked.filter((t) => t.checkedInAt !== null).map((t) => t.code!)
       const winners = new Map(
         (inCodes.length === 0
@@ -280,20 +298,6 @@ export function doorRepository(db: Db) {
               .orderBy(doorScans.ticketCode, desc(doorScans.createdAt))
         ).map((w) => [w.code, { scanId: w.scanId, offline: w.offline }]),
       )
-      // 6. Codes of other events, for the 404's message (named only when the volunteer may see that event).
-      const lockedCodes = new Set(locked.map((t) => t.code!))
-      const strays = codes.filter((c) => !lockedCodes.has(c))
-      const others = new Map(
-        (strays.length === 0
-          ? []
-          : await tx
-              .select({ code: participants.ticketCode, eventName: events.name, eventVisible: mayView(userId) })
-              .from(participants)
-              .innerJoin(events, eq(events.id, participants.eventId))
-              .where(and(inArray(participants.ticketCode, strays), ne(participants.eventId, eventId)))
-        ).map((o) => [o.code!, otherEvent(o)]),
-      )
-
       // The decisions, in memory, in scanned_at order.
       const tickets = new Map(
         locked.map((t) => [
@@ -313,7 +317,6 @@ export function doorRepository(db: Db) {
       const scannedAt = new Map<string, Date>() // their times, in the door window
       const displaced = new Map<string, string>() // stored winners taken over by an earlier offline scan: scan_id to ticket code
       const results: (ScanAnswer & { scan_id: string })[] = new Array(scans.length)
-      const unknown = (code: string): ScanAnswer => ({ result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null })
       for (const i of order) {
         const scan = scans[i]
         const ticket = tickets.get(scan.ticket_code)

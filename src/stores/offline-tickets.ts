@@ -11,10 +11,21 @@ import { offline } from './connection.ts'
 
 const fetchedAhead = new Set<number>()
 
+/**
+ * Resolves once a service worker controls this page, at once when one does or none can. On a first visit the worker
+ * installs (the whole shell) while this runs: a picture fetched before it took over would pass it by, uncached.
+ */
+const controlled = () =>
+  new Promise<unknown>((resolve) => {
+    const sw = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined
+    if (!sw || sw.controller) resolve(undefined)
+    else sw.addEventListener('controllerchange', resolve, { once: true })
+  })
+
 function keepTicket(event: EventSummary) {
   const picture = event.event_page_image_url || event.banner_url
   // Through the service worker's picture cache; the answer itself is not needed here.
-  if (picture) new Image().src = picture
+  if (picture) controlled().then(() => (new Image().src = picture))
   if (!isKept(appStorage, `event:${event.id}`)) api.getEvent(event.id).catch(() => {})
 }
 

@@ -128,6 +128,9 @@ test('no network: the app starts to Home with the last known data and the notice
   await controlledBySW(page)
   // The collected ticket's details are fetched ahead in the background (src/stores/offline-tickets.ts).
   await expect.poll(() => page.evaluate((id) => localStorage.getItem(`lastKnown:event:${id}`), ticket.id), { timeout: 20_000 }).not.toBeNull()
+  // And its picture, through the service worker once it controls the page (fetched before, it would pass it by).
+  const keptPictures = () => page.evaluate(() => caches.open('images').then((c) => c.keys().then((keys) => keys.map((r) => new URL(r.url).pathname))))
+  await expect.poll(keptPictures, { timeout: 20_000 }).toContain('/demo/event-garba.svg')
 
   await context.setOffline(true)
   // A fresh start from the home screen icon: index.html, code and data all from the phone.
