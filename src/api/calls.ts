@@ -48,7 +48,7 @@ function memoryStorage(): LastKnownStorage {
   }
 }
 
-/** Navigates the way the router's LocationProvider (preact-iso) listens: a new address plus a popstate event. */
+/** Navigates the way the router's LocationProvider listens (app.tsx): a new address plus a popstate event. */
 function goToLogout() {
   if ((import.meta.env.MODE === 'test' && typeof location === 'undefined') || location.pathname === '/logout') return
   history.replaceState(null, '', '/logout')
