@@ -13,6 +13,7 @@ export const DATABASE_UNAVAILABLE = 'The server cannot reach its database just n
 export const TIMED_OUT = 'The server took too long to answer. Please try again in a few seconds.'
 
 const UNREADABLE = 'The request could not be read. Please try again.'
+const TOO_SLOW = 'The request took too long to arrive. Please try again.'
 
 export const errors = fp(
   async (app) => {
@@ -36,7 +37,13 @@ export const errors = fp(
       if (status === 415) return reply.status(415).send({ error: true, message: 'Send the request body as JSON.' })
       if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return reply.status(400).send({ error: true, message: 'The request body must be valid JSON.' })
       if (status >= 400 && status < 500) return reply.status(status).send({ error: true, message: UNREADABLE })
-      // Past the handler timeout (server/app.ts): what it waited on (often the database) is slow or away.
+      // Past the handler timeout (server/app.ts), which counts from routing. A body still arriving then is the
+      // client's pace, not ours: 408 and the connection closed, as Node's own request timeout answers it (the two
+      // timeouts are both 10 s and either may fire first: test/server/slow-bodies.test.ts).
+      if (err.code === 'FST_ERR_HANDLER_TIMEOUT' && !request.raw.complete) {
+        return reply.status(408).header('connection', 'close').send({ error: true, message: TOO_SLOW })
+      }
+      // Past the handler timeout with the request whole: what it waited on (often the database) is slow or away.
       if (err.code === 'FST_ERR_HANDLER_TIMEOUT') {
         if (once()) request.log.warn({ err }, 'request timed out: answered 503')
         return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER)).send({ error: true, message: TIMED_OUT })

@@ -79,6 +79,33 @@ describe('slow bodies', () => {
     expect(closedAfter).toBeLessThan(11_000)
   }, 20_000)
 
+  it('a body still arriving when the handler timeout fires is answered 408 too, not 503 (the two 10 s timeouts raced in CI)', async () => {
+    // The handler timeout counts from routing, so it can fire before Node's request timeout for a trickling body:
+    // made to fire first here (300 ms), the answer must still be the client's 408 and the connection closed.
+    const quick = await testApp({ app: { handlerTimeoutMs: 300 } })
+    try {
+      await quick.app.listen({ port: 0, host: '127.0.0.1' })
+      const { port } = quick.app.server.address() as { port: number }
+      const socket = connect({ port, host: '127.0.0.1' })
+      socket.on('error', () => {})
+      let answer = ''
+      socket.on('data', (d) => (answer += d))
+      await new Promise((r) => socket.once('connect', r))
+      socket.write('POST /api/v1/auth/refresh-token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"refreshToken":"')
+      const trickle = setInterval(() => socket.write('a'), 100)
+      try {
+        await new Promise((r) => socket.once('close', r))
+      } finally {
+        clearInterval(trickle)
+        socket.destroy()
+      }
+      expect(answer.slice(0, 12)).toBe('HTTP/1.1 408')
+      expect(answer).toContain('The request took too long to arrive. Please try again.')
+    } finally {
+      await quick.close()
+    }
+  }, 20_000)
+
   it('a client still sending its body takes no place in flight (issue 21 item 2: 510 of them with MAX_IN_FLIGHT=500 shed every probe)', async () => {
     const small = await testApp({ app: { overload: { maxInFlight: 5, maxQueueDelayMs: 0, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } } })
     const held: Socket[] = []
