@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { importCatalogue } from '../../server/db/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { finalYearOn } from '../../server/db/points.ts'
 import { doorPost, doorWorld, type DoorWorld } from './door-fixtures.ts'
@@ -86,6 +87,30 @@ describe.each(DB_KINDS)('activity points on %s', (kind) => {
     expect(lower.body.event.activity_points).toEqual({ category: 'Sports', points: 4, per_day: false, winner: 0, volunteer: 0, organiser: 0 })
     const cleared = await post('/org/p/event/save', { id: w.eventId, activity_points: null }, w.users.organiser.auth)
     expect(cleared.body.event.activity_points).toBeNull()
+  })
+
+  it('the import format takes activity_points: the category in the college’s spelling, an unknown one refused with the list', async () => {
+    const file = (category: string) => ({
+      councils: [{ slug: `pts-${kind}`, name: 'Points Council' }],
+      events: [
+        {
+          slug: `pts-event-${kind}`,
+          name: 'Hack',
+          dates: ['2027-01-18T10:00:00+05:30'],
+          organizer: `pts-${kind}`,
+          activity_points: { category, points: 5, per_day: true },
+        },
+      ],
+    })
+    await expect(importCatalogue(t.database.db, file('Dancing'))).rejects.toThrow(
+      `events[0] "pts-event-${kind}".activity_points.category: must be one of the college's categories (Technical, Cultural, Sports, Social service/NSS, Entrepreneurship, Professional body)`,
+    )
+    const { events } = await importCatalogue(t.database.db, file('professional BODY'))
+    const [row] = await t.database.db
+      .select({ p: schema.events.activityPoints })
+      .from(schema.events)
+      .where(eq(schema.events.id, events[`pts-event-${kind}`]))
+    expect(row.p).toEqual({ category: 'Professional body', points: 5, per_day: true, winner: 0, volunteer: 0, organiser: 0 })
   })
 
   it('a check-in at the door gives the event’s points; undoing it takes them away; no check-in, no points', async () => {
