@@ -13,6 +13,7 @@ import { fieldOfMessage, formErrors, toForm, toInput, type EventForm, type FormE
 
 const Questions = lazy(() => import('./questions.tsx'))
 const Preview = lazy(() => import('./preview.tsx'))
+const PointsFields = lazy(() => import('./points-console.tsx').then((m) => m.PointsFields))
 
 type Key = keyof EventForm
 
@@ -251,6 +252,10 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {check('start_in_event_activity', 'Show the activity link while ongoing')}
           {text('in_event_activity', 'Activity link')}
         </fieldset>
+
+        <ErrorBoundary>
+          <PointsFields value={form.activity_points} onChange={(ap) => set('activity_points', ap)} error={shown('activity_points')} />
+        </ErrorBoundary>
 
         <fieldset class="m-card">
           <legend>Schedule (IST)</legend>

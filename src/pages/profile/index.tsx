@@ -1,9 +1,23 @@
-// My Profile (SPEC §2): My Events, the organiser console and door check-in for users with a role (API.md Part 2
+// My Profile (SPEC §2): activity points (issue 26, lazy), My Events, the organiser console and door check-in for users with a role (API.md Part 2
 // "Roles"), Contact Us by phone (a fixed support number), Logout.
 import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
 import { CalendarFeed } from './calendar-feed.tsx'
+import type { ComponentType } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+
+/** Activity points (issue 26) in a chunk of its own, fetched once Profile shows: Profile's own chunk stays as small. */
+function ActivityPoints() {
+  const [Loaded, setLoaded] = useState<ComponentType | null>(null)
+  useEffect(() => {
+    import('./activity-points.tsx').then(
+      (m) => setLoaded(() => m.default),
+      (err) => console.error('chunk failed', err),
+    )
+  }, [])
+  return Loaded ? <Loaded /> : null
+}
 
 /** The chapter's support line, called by 'Contact Us'. */
 export const SUPPORT_PHONE = '+912267283000'
@@ -27,6 +41,7 @@ export default function Profile() {
           {user.roll_number && <p class={styles.detail}>Student ID: {user.roll_number}</p>}
         </section>
       )}
+      <ActivityPoints />
       <CalendarFeed />
       <ul class={styles.links}>
         <li>
