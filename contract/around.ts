@@ -2,7 +2,7 @@
 // define.ts and entities.ts only (never from api.ts, which joins this file into CALLS).
 import * as z from 'zod/mini'
 import { bearer, type CallSpec, doc, fields, MAX_ID, message, ok, positiveId, refusals } from './define.ts'
-import { NOTIFY_LIMITS } from './limits.ts'
+import { NOTIFY_LIMITS } from './notify-limits.ts'
 
 const eventId = { event_id: positiveId('event_id') }
 

@@ -19,9 +19,3 @@ export const EVENT_LIMITS = {
   option: 200,
   question_id: 40,
 } as const
-
-/**
- * An organiser's message (POST /org/p/event/notify): title and body lengths, and messages per event in 24 hours
- * (the console's "Send a notification" form shows them; issue 22 item 1).
- */
-export const NOTIFY_LIMITS = { title: 80, body: 300, per_day: 5 } as const

@@ -5,7 +5,7 @@
 // notification is sent by one of them; a transient failure is queued again by that instance (retry()), for the
 // one subscription it failed for, not before its backoff (migration 0009).
 import { sql } from 'drizzle-orm'
-import { NOTIFY_LIMITS } from '../../contract/limits.ts'
+import { NOTIFY_LIMITS } from '../../contract/notify-limits.ts'
 import type { Db } from './index.ts'
 import { recordAudit } from './audit.ts'
 import { type Outcome, outcomeOf, Refused, rowsOf } from './outcomes.ts'

@@ -2,26 +2,43 @@
 // holders or waitlist. It says, before sending, how many students each audience has and how many of them have
 // notifications on (a message reaches only those), how many of the 5 messages a day are left, and, once sent,
 // how many phones it went to. The server checks the limits again (400 naming the field, 429 past five a day).
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { NOTIFY_LIMITS } from '../../../contract/limits.ts'
+import { useEffect, useState } from 'preact/hooks'
+import { NOTIFY_LIMITS } from '../../../contract/notify-limits.ts'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
 
 type Audience = 'PARTICIPANTS' | 'TICKET_HOLDERS' | 'WAITLIST'
 
-const AUDIENCES: { value: Audience; label: string; who: string }[] = [
-  { value: 'PARTICIPANTS', label: 'Participants', who: 'registered students' },
-  { value: 'TICKET_HOLDERS', label: 'Ticket holders', who: 'ticket holders' },
-  { value: 'WAITLIST', label: 'Waitlist', who: 'students on the waitlist' },
+/** Each audience: its value, its name, and who it is in a sentence. */
+const AUDIENCES: [Audience, string, string][] = [
+  ['PARTICIPANTS', 'Participants', 'registered students'],
+  ['TICKET_HOLDERS', 'Ticket holders', 'ticket holders'],
+  ['WAITLIST', 'Waitlist', 'students on the waitlist'],
 ]
 
-const phones = (n: number) => (n === 1 ? '1 phone' : `${n} phones`)
+const phones = (n: number) => `${n} phone${n === 1 ? '' : 's'}`
 
-/** What a message sent now would reach, in words. */
-export function reachLine(students: number, on: number, who: string): string {
-  if (students === 0) return `No ${who} yet: nobody would get it.`
-  return `Reaches ${on} of ${students} ${who}: those who turned notifications on.`
+/** A text field with its limit counted as one types, and its error (focused on a failed send). */
+function Text(props: { id: 'title' | 'body'; label: string; value: string; error?: string; set: (v: string) => void }) {
+  const Tag = props.id === 'body' ? 'textarea' : 'input'
+  const hint = `notify-${props.id}-hint`
+  return (
+    <div class="m-field">
+      <label for={`notify-${props.id}`}>{props.label}</label>
+      <Tag
+        id={`notify-${props.id}`}
+        value={props.value}
+        maxLength={NOTIFY_LIMITS[props.id]}
+        aria-invalid={!!props.error}
+        aria-describedby={hint}
+        onInput={(e) => props.set(e.currentTarget.value)}
+      />
+      <span id={hint} class={props.error ? 'm-error' : 'm-muted'}>
+        {props.error} {props.value.length} of {NOTIFY_LIMITS[props.id]} characters
+      </span>
+    </div>
+  )
 }
 
 export function NotifyForm({ eventId }: { eventId: number }) {
@@ -29,45 +46,27 @@ export function NotifyForm({ eventId }: { eventId: number }) {
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
   const [errors, setErrors] = useState<{ title?: string; body?: string }>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [result, setResult] = useState<string | null>(null)
-  const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const titleRef = useRef<HTMLInputElement>(null)
-  const bodyRef = useRef<HTMLTextAreaElement>(null)
+  const [note, setNote] = useState<[string, boolean] | null>(null)
+  const [step, setStep] = useState<'' | 'confirm' | 'busy'>('')
   useEffect(() => {
     org.loadNotifyStatus(eventId)
   }, [eventId])
 
   const status = org.notifyStatus.value
-  const audience = AUDIENCES.find((a) => a.value === to)!
+  const [, , who] = AUDIENCES.find((a) => a[0] === to)!
   const reach = status?.audiences[to]
-  const left = status?.remaining ?? null
-
-  const check = () => {
-    const found: typeof errors = {}
-    if (!title.trim()) found.title = 'Write a title.'
-    if (!body.trim()) found.body = 'Write the message.'
-    setErrors(found)
-    if (found.title) titleRef.current?.focus()
-    else if (found.body) bodyRef.current?.focus()
-    return !found.title && !found.body
-  }
+  const left = status?.remaining
 
   const send = async () => {
-    setBusy(true)
-    setFailure(null)
+    setStep('busy')
     try {
-      const sent = await org.notify({ event_id: eventId, title: title.trim(), body: body.trim(), to })
-      setResult(`Sent to ${phones(sent)}`)
+      setNote([`Sent to ${phones(await org.notify({ event_id: eventId, title: title.trim(), body: body.trim(), to }))}`, false])
       setTitle('')
       setBody('')
     } catch (err) {
-      setFailure((err as Error).message)
-    } finally {
-      setBusy(false)
-      setConfirming(false)
+      setNote([(err as Error).message, true])
     }
+    setStep('')
   }
 
   return (
@@ -77,87 +76,49 @@ export function NotifyForm({ eventId }: { eventId: number }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault()
-          setResult(null)
-          if (check()) setConfirming(true)
+          const found = { title: title.trim() ? undefined : 'Write a title.', body: body.trim() ? undefined : 'Write the message.' }
+          setErrors(found)
+          setNote(null)
+          const first = found.title ? 'title' : found.body ? 'body' : null
+          if (first) document.getElementById(`notify-${first}`)?.focus()
+          else setStep('confirm')
         }}
       >
         <fieldset class="m-plain">
           <legend class="m-label">To</legend>
-          {AUDIENCES.map((a) => {
-            const counts = status?.audiences[a.value]
-            return (
-              <label key={a.value} class="m-check">
-                <input type="radio" name="notify-to" value={a.value} checked={to === a.value} onChange={() => setTo(a.value)} />
-                <span>
-                  {a.label}
-                  {counts && <span class="m-muted"> ({counts.students})</span>}
-                </span>
-              </label>
-            )
-          })}
+          {AUDIENCES.map(([value, label]) => (
+            <label key={value} class="m-check">
+              <input type="radio" name="notify-to" checked={to === value} onChange={() => setTo(value)} />
+              {label}
+              {status && ` (${status.audiences[value].students})`}
+            </label>
+          ))}
         </fieldset>
-        <div class="m-field">
-          <label for="notify-title">Title</label>
-          <input
-            id="notify-title"
-            ref={titleRef}
-            value={title}
-            maxLength={NOTIFY_LIMITS.title}
-            autocomplete="off"
-            aria-invalid={!!errors.title}
-            aria-describedby="notify-title-hint"
-            onInput={(e) => setTitle(e.currentTarget.value)}
-          />
-          <span id="notify-title-hint" class={errors.title ? 'm-error' : 'm-muted'}>
-            {errors.title ? `${errors.title} ` : ''}
-            {title.length} of {NOTIFY_LIMITS.title} characters
-          </span>
-        </div>
-        <div class="m-field">
-          <label for="notify-body">Message</label>
-          <textarea
-            id="notify-body"
-            ref={bodyRef}
-            value={body}
-            maxLength={NOTIFY_LIMITS.body}
-            aria-invalid={!!errors.body}
-            aria-describedby="notify-body-hint"
-            onInput={(e) => setBody(e.currentTarget.value)}
-          />
-          <span id="notify-body-hint" class={errors.body ? 'm-error' : 'm-muted'}>
-            {errors.body ? `${errors.body} ` : ''}
-            {body.length} of {NOTIFY_LIMITS.body} characters
-          </span>
-        </div>
+        <Text id="title" label="Title" value={title} error={errors.title} set={setTitle} />
+        <Text id="body" label="Message" value={body} error={errors.body} set={setBody} />
         <p data-testid="notify-reach">
-          {reach ? reachLine(reach.students, reach.notifications_on, audience.who) : (org.notifyStatusError.value ?? 'Counting who it reaches…')}
+          {!reach
+            ? (org.notifyStatusError.value ?? 'Counting who it reaches…')
+            : reach.students
+              ? `Reaches ${reach.notifications_on} of ${reach.students} ${who}: those who turned notifications on.`
+              : `No ${who} yet: nobody would get it.`}
         </p>
         {status && (
           <p class="m-muted" data-testid="notify-left">
-            {left === 0
-              ? `No messages left today (${status.limit} a day)${status.frees_at ? `: the next can go on ${formatMoment(status.frees_at)}` : ''}.`
-              : `${left} of ${status.limit} messages left today.`}
+            {left
+              ? `${left} of ${status.limit} messages left today.`
+              : `No messages left today (${status.limit} a day)${status.frees_at ? `: the next can go on ${formatMoment(status.frees_at)}` : ''}.`}
           </p>
         )}
-        <button type="submit" class="button" disabled={busy || left === 0}>
+        <button type="submit" class="button" disabled={!!step || left === 0}>
           Send notification
         </button>
       </form>
-      {failure && (
-        <p class="m-error" role="alert">
-          {failure}
-        </p>
-      )}
-      <p role="status" class="m-live">
-        {result}
+      <p role="status" class={note?.[1] ? 'm-error' : 'm-live'}>
+        {note?.[0]}
       </p>
-      {confirming && (
-        <ConfirmModal
-          title={`Send to ${reach ? phones(reach.notifications_on) : audience.who}?`}
-          busy={busy}
-          onConfirm={send}
-          onCancel={() => setConfirming(false)}
-        >
+      {step && (
+        <ConfirmModal title={`Send to ${reach ? phones(reach.notifications_on) : who}?`} busy={step === 'busy'} onConfirm={send} onCancel={() => setStep('')}>
           <p>
             <strong>{title.trim()}</strong>
           </p>
