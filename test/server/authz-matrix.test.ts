@@ -484,6 +484,11 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       body: (w) => ({ event_id: w.tickets, title: 'Hello', body: 'Doors open at 6', to: 'PARTICIPANTS' }),
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
     },
+    'POST /org/p/event/notify/status (students are not organisers)': {
+      url: () => '/api/v1/org/p/event/notify/status',
+      body: (w) => ({ event_id: w.tickets }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
+    },
     // ---- The calendar feed and certificates (issue 13) ----
     'POST /user/p/calendar': {
       url: () => '/api/v1/user/p/calendar',

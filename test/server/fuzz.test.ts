@@ -455,5 +455,5 @@ describe(`fuzz over every call on ${KIND}`, () => {
     for (const call of ['/user/p/update', '/event/p/register-for-event', '/event/p/rate', '/event/p/create-team', '/event/p/get/:id', '/auth/logout']) {
       expect(okCalls, call).toContain(`/api/v1${call}`)
     }
-  }, 120_000)
+  }, 400_000)
 })
