@@ -13,7 +13,7 @@ import { fieldOfMessage, formErrors, toForm, toInput, type EventForm, type FormE
 
 const Questions = lazy(() => import('./questions.tsx'))
 const Preview = lazy(() => import('./preview.tsx'))
-const PointsFields = lazy(() => import('./points-console.tsx').then((m) => m.PointsFields))
+const PointsFields = lazy(() => import('./points-fields.tsx').then((m) => m.PointsFields))
 
 type Key = keyof EventForm
 

@@ -12,10 +12,6 @@ import { STUDENTS_SEE } from '../../lib/state-moves.ts'
 import { org } from '../../stores/org.ts'
 import { Counts } from './counts.tsx'
 import { NotifyForm } from './notify.tsx'
-import { ErrorBoundary, lazy } from 'preact-iso'
-
-// Activity points and winners (issue 26): a chunk of its own, for events that give points.
-const PointsPanel = lazy(() => import('./points-console.tsx').then((m) => m.PointsPanel))
 
 function StateControl({ event }: { event: OrgEvent }) {
   const [target, setTarget] = useState<AnyEventState>(event.state)
@@ -179,11 +175,6 @@ export default function EventPage({ id }: { id: number }) {
         <StateControl key={event.state} event={event} />
         <DoorVolunteers eventId={id} />
         {event.state !== 'DRAFT' && <NotifyForm eventId={id} />}
-        {event.activity_points && (
-          <ErrorBoundary>
-            <PointsPanel event={event} />
-          </ErrorBoundary>
-        )}
       </div>
     </>
   )
