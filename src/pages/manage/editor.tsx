@@ -13,7 +13,6 @@ import { fieldOfMessage, formErrors, toForm, toInput, type EventForm, type FormE
 
 const Questions = lazy(() => import('./questions.tsx'))
 const Preview = lazy(() => import('./preview.tsx'))
-const PointsFields = lazy(() => import('./points-fields.tsx').then((m) => m.PointsFields))
 
 type Key = keyof EventForm
 
@@ -253,9 +252,6 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {text('in_event_activity', 'Activity link')}
         </fieldset>
 
-        <ErrorBoundary>
-          <PointsFields value={form.activity_points} onChange={(ap) => set('activity_points', ap)} error={shown('activity_points')} />
-        </ErrorBoundary>
 
         <fieldset class="m-card">
           <legend>Schedule (IST)</legend>

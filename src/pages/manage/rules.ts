@@ -35,7 +35,10 @@ export interface EventForm {
   /** datetime-local values, IST, by step. */
   schedule: Record<keyof Schedule, string>
   questions: QuestionInput[]
-  /** Activity points (issue 26): null gives none. */
+  /**
+   * Activity points (issue 26): carried through unchanged, so saving in the editor keeps what the import or the API
+   * set (the editor has no fields for them yet: budget.json's staffTotal had no room, see the issue's note).
+   */
   activity_points: ActivityPointsInput | null
 }
 
@@ -174,7 +177,6 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
     else if (q.kind === 'CHOICE' && options.length < 2) put('questions', `questions: '${q.label}' needs at least two options`)
     else if (new Set(options.map((o) => o.trim())).size !== options.length) put('questions', `questions: '${q.label}' has the same option twice`)
   }
-  // activity_points: checked by the server (its category against the college's list); its message names the field.
   return e
 }
 
