@@ -1,5 +1,5 @@
 // Activity points (issue 26), walked through the real server and the built app on a phone: an organiser gives an
-// event its points in the console's editor, the door checks a student in, the student's Profile shows
+// event its points with the editor's call (and an editor save keeps them), the door checks a student in, the student's Profile shows
 // "Activity points: 10 of 100" with the event (and again offline after a reload), the transcript PDF's code is
 // confirmed by the public /verify page, and the admin's CSV holds the student's row.
 import { readFileSync } from 'node:fs'
