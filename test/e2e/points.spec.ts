@@ -39,7 +39,10 @@ test.afterAll(async () => {
   await server?.stop()
 })
 
-test('points set with the editor's call (kept by an editor save), a check-in at the door, the profile (online and offline), the transcript verified, the CSV', async ({ page, browser }) => {
+test('points set with the editor’s call (kept by an editor save), a check-in at the door, the profile (online and offline), the transcript verified, the CSV', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000)
   // 1. The organiser gives the event 10 points (Cultural) with the editor's call (the console's editor has no
   // fields for them yet: see the note), and saving the event in the editor keeps them. (The demo's pictures are

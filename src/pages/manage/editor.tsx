@@ -252,7 +252,6 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {text('in_event_activity', 'Activity link')}
         </fieldset>
 
-
         <fieldset class="m-card">
           <legend>Schedule (IST)</legend>
           <p class="m-muted">At each time the event moves on by itself. Leave a step empty to move it by hand.</p>
