@@ -3,6 +3,7 @@
 import * as z from 'zod/mini'
 import { bearer, type CallSpec, doc, fields, MAX_ID, message, ok, positiveId, refusals } from './define.ts'
 import { NOTIFY_LIMITS } from './notify-limits.ts'
+import { verifiedPoints } from './points.ts'
 
 const eventId = { event_id: positiveId('event_id') }
 
@@ -207,13 +208,17 @@ export const AROUND_CALLS = {
         content: {
           'text/html': { schema: z.string() },
           'application/json': {
-            schema: doc(
-              z.object({
-                error: z.literal(false),
-                certificate: z.object({ code: z.string(), name: z.string(), event: z.string(), council: z.string(), date: z.nullable(z.string()) }),
-              }),
-              { id: 'VerifiedCertificate' },
-            ),
+            // One more kind (issue 26): a code of an entry of an activity points transcript (contract/points.ts).
+            schema: z.union([
+              doc(
+                z.object({
+                  error: z.literal(false),
+                  certificate: z.object({ code: z.string(), name: z.string(), event: z.string(), council: z.string(), date: z.nullable(z.string()) }),
+                }),
+                { id: 'VerifiedCertificate' },
+              ),
+              verifiedPoints,
+            ]),
           },
         },
       },

@@ -14,6 +14,7 @@ import type { Db } from './index.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
+import { activityPointsOf, type ActivityPointsInputValue } from './points.ts'
 import { auditLog, councilOrganizers, councils, events, participants, teams, users, waitlist } from './schema.ts'
 
 type EventRow = typeof events.$inferSelect
@@ -43,6 +44,7 @@ export interface EventInputValue {
   ticket_count?: number
   schedule?: Partial<Record<ScheduleKey, string | null>>
   questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
+  activity_points?: ActivityPointsInputValue | null
 }
 
 export interface CouncilInputValue {
@@ -71,6 +73,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     state: e.state as AnyEventState,
     long_description: e.longDescription,
     questions: e.questions as Question[],
+    activity_points: e.activityPoints ?? null,
   }
 }
 
@@ -276,6 +279,8 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
               values[column] = value ? new Date(value) : null
             }
           }
+          // Activity points (issue 26): the category must be one of the college's, read in this transaction.
+          if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)
           if (input.questions !== undefined) {
             const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
             values.questions = input.questions.map((q) => {
