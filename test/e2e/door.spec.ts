@@ -140,11 +140,16 @@ test('offline after a reload: the events and ticket list kept on the phone open,
   expect(inNow).toBeGreaterThan(1)
   const event = page.getByRole('button', { name: /Garba Night/ })
   await expect(event).toContainText(`${inNow} of ${list.tickets.length} checked in`, { timeout: 20_000 })
-  // Item 12: "this gate" is counted from the same list as the total: West's two check-ins, made elsewhere.
-  await page.getByLabel('Gate name').fill('West')
+  // Item 12: "this gate" is counted from the same list as the total: a gate's check-ins made by other devices count
+  // (a counter of this device's own read 0 here).
+  const atGate = new Map<string, number>()
+  for (const t of list.tickets) if (t.checked_in_at && t.gate) atGate.set(t.gate, (atGate.get(t.gate) ?? 0) + 1)
+  const [busiest, atBusiest] = [...atGate].sort((a, b) => b[1] - a[1])[0]!
+  expect(atBusiest).toBeGreaterThan(0)
+  await page.getByLabel('Gate name').fill(busiest)
   await event.click()
   await expect(page.getByTestId('ticket-total')).toHaveText(String(list.tickets.length), { timeout: 20_000 })
-  await expect(page.getByTestId('gate-count')).toHaveText('2')
+  await expect(page.getByTestId('gate-count')).toHaveText(String(atBusiest))
   await expect(page.getByText(/^List from \d{1,2}:\d\d [AP]M, kept on this phone/)).toBeVisible()
   // Item 12: NOT VALID says why and shows the code read.
   await page.getByLabel(/Ticket code/).fill('0000000000000000')
