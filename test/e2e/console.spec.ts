@@ -237,7 +237,7 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
 
   // A notification to the participants (issue 22 item 1): who it reaches and the day's sends before, the result after.
   const notify = page.getByRole('region', { name: 'Send a notification' })
-  await expect(notify.getByTestId('notify-reach')).toHaveText('Reaches 1 of 1 registered students: those who turned notifications on.', {
+  await expect(notify.getByTestId('notify-reach')).toHaveText('Reaches 1 of 1 registered students with notifications on.', {
     timeout: 15_000,
   })
   await expect(notify.getByTestId('notify-left')).toHaveText('5 of 5 messages left today.')
@@ -310,5 +310,27 @@ test.describe('on a laptop', () => {
     await page.getByLabel(/^Event number/).fill('999999')
     await page.getByRole('button', { name: 'Show' }).click()
     await expect(page.getByText('0 entries of event 999999')).toBeVisible({ timeout: 15_000 })
+  })
+})
+
+test.describe('on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+  test('the event editor fits the screen, in plain words; an empty Create draft takes focus to the field to fix and counts it (issue 22 item 7)', async ({
+    page,
+  }) => {
+    await signIn(page, server.url, organiser)
+    await page.goto(server.url + '/manage/event/new')
+    await expect(page.getByRole('heading', { name: 'New event' })).toBeVisible({ timeout: 20_000 })
+    // Was 423 px: the fieldsets kept their min-content width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await expect(page.getByLabel('Smallest team', { exact: true })).toBeVisible()
+    await expect(page.getByText(/min_ppt|ma_ppt/)).toHaveCount(0)
+    await page.getByRole('button', { name: 'Create draft' }).click()
+    const nameBox = page.getByLabel('Name', { exact: true })
+    await expect(nameBox).toBeFocused()
+    await expect(nameBox).toBeInViewport()
+    await expect(page.getByText('1 field to fix')).toBeVisible()
+    await nameBox.fill('Fits a phone')
+    await expect(page.getByText('1 field to fix')).toHaveCount(0)
   })
 })

@@ -36,9 +36,9 @@ import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import s from './style.module.css'
 
 const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
-/** A kept list's time: "5:42 PM" today, "Thu, 26 Nov, 5:42 PM" before (a list from yesterday must say so). */
+/** A kept list's time: "5:42 PM" today, "26 Nov, 5:42 PM" before (a list from yesterday must say so). */
 const listTime = (iso: string) =>
-  formatIST(iso, '{YYYY}-{MM}-{DD}') === formatIST(Date.now(), '{YYYY}-{MM}-{DD}') ? time(iso) : formatIST(iso, '{ddd}, {D} {MMM}, {h}:{mm} {A}')
+  formatIST(iso, '{YYYY}-{MM}-{DD}') === formatIST(Date.now(), '{YYYY}-{MM}-{DD}') ? time(iso) : formatIST(iso, '{D} {MMM}, {h}:{mm} {A}')
 
 /** A short beep: high and short for yes, low and long for no (WebAudio, nothing to download). */
 let audio: AudioContext | null = null
@@ -94,9 +94,7 @@ function Answer({ shown }: { shown: ShownAnswer }) {
             title={`Undo the check-in of ${attendee?.name}?`}
             onConfirm={async () => (await undoLast()) || setUndoing(false)}
             onCancel={() => setUndoing(false)}
-          >
-            <p>Their ticket can then be scanned in again.</p>
-          </ConfirmModal>
+          ></ConfirmModal>
         )}
         <button type="button" class={s.next} onClick={dismissAnswer} ref={next}>
           Next ticket
@@ -122,8 +120,7 @@ function Pick() {
       {doorError.value && <p role="alert">{doorError.value}</p>}
       {eventsKeptFrom.value && (
         <p class={s.offline} role="status">
-          Offline: your events as of {listTime(eventsKeptFrom.value)}, with the ticket lists kept on this phone. Scans wait here and are sent when the network
-          returns.
+          Offline: your events as of {listTime(eventsKeptFrom.value)} and the lists kept on this phone.
         </p>
       )}
       {events === null && !doorError.value && <p>Loading your events…</p>}
