@@ -345,7 +345,6 @@ export const csvPathId = doc(
 
 /** The largest image /org/p/upload takes. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
-export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 
 export const ORG_CALLS = {
   orgEvents: {

@@ -27,7 +27,6 @@ export type OrgEvent = z.output<typeof org.orgEvent>
 export type EventCounts = z.output<typeof org.eventCounts>
 /** What the console sends to /org/p/event/save (before the server's defaults). */
 export type EventInput = z.input<typeof org.eventInput>
-export type ScheduleInput = z.input<typeof org.scheduleInput>
 export type QuestionInput = z.input<typeof org.questionInput>
 export type ParticipantRow = z.output<typeof org.participantRow>
 export type OrgPerson = z.output<typeof org.orgPerson>
