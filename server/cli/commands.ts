@@ -18,10 +18,12 @@ export const USAGE = `Usage: npm run cli -- <command>
                                  an event students take part in keeps its state and images unless --force
   event:state <id> <STATE>       move an event to a state: ${EVENT_STATES.join(', ')}
   token <email> [--name NAME]    create the user if needed and print {"accessToken","refreshToken"}
+  councils                       list the councils: id, slug, name and organisers' e-mails
   role:grant <email> admin                    make the user an admin (manages every council and grants roles)
-  role:grant <email> organizer <council_id>   make the user an organiser of a council
-  role:revoke <email> admin | organizer <council_id>   take the role back
-                                 (the user must have signed in once; every account with that e-mail is changed)
+  role:grant <email> organizer <council>      make the user an organiser of a council (its id or slug)
+  role:revoke <email> admin | organizer <council>   take the role back
+                                 (the user must have signed in once; every account with that e-mail is changed;
+                                 an admin also adds organisers in the app: Organiser console > Councils)
   backup <file>                  the embedded database and its images into one file, while the server runs
                                  (the server writes it) or not; PostgreSQL: pg_dump (docs/deployment.md "Backups")
   restore <file> [--data-dir <new folder>] [--uploads-dir <folder>]
@@ -48,6 +50,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<strin
       return JSON.stringify(await setEventState(ctx.db, args))
     case 'token':
       return JSON.stringify(await tokenFor(ctx, args))
+    case 'councils':
+      if (args.length) throw new CliError('Usage: npm run cli -- councils')
+      return JSON.stringify(await councilsRepository(ctx.db).forOperator(), null, 2)
     case 'role:grant':
     case 'role:revoke':
       return JSON.stringify(await setRole(ctx.db, args, command === 'role:grant'))
@@ -118,7 +123,7 @@ async function tokenFor(ctx: CliContext, args: string[]) {
   return sessionsRepository({ db: ctx.db, tokens: ctx.tokens }).start(userId)
 }
 
-const ROLE_USAGE = 'Usage: npm run cli -- role:grant|role:revoke <email> admin | organizer <council_id>'
+const ROLE_USAGE = 'Usage: npm run cli -- role:grant|role:revoke <email> admin | organizer <council id or slug>'
 
 /** role:grant / role:revoke (API.md Part 2 "Roles"): prints the e-mail, the accounts changed and their roles now. */
 async function setRole(db: Db, args: string[], granted: boolean) {
@@ -133,12 +138,17 @@ async function setRole(db: Db, args: string[], granted: boolean) {
     if (rawCouncil !== undefined) throw new CliError(ROLE_USAGE)
     ids = await roles.setAdmin(email, granted)
   } else if (role === 'organizer' || role === 'organiser') {
-    councilId = /^\d{1,9}$/.test(rawCouncil ?? '') ? Number(rawCouncil) : 0
-    if (councilId <= 0) throw new CliError(`The council id must be a positive whole number, not "${rawCouncil ?? ''}".\n${ROLE_USAGE}`)
-    const known = await councilsRepository(db).list()
-    if (!known.some((c) => c.id === councilId)) {
-      throw new CliError(`No council with id ${councilId} (councils: ${known.map((c) => `${c.id} ${c.name}`).join(', ') || 'none yet'}).`)
+    // The council by its id or its slug (issue 22 item 4: `councils` lists both).
+    const wanted = (rawCouncil ?? '').trim().toLowerCase()
+    if (!wanted) throw new CliError(`The council id must be a positive whole number or a council's slug (npm run cli -- councils lists them).\n${ROLE_USAGE}`)
+    const known = await councilsRepository(db).forOperator()
+    const byId = /^\d{1,9}$/.test(wanted)
+    const council = known.find((c) => (byId ? c.id === Number(wanted) : c.slug.toLowerCase() === wanted))
+    if (!council) {
+      const list = known.map((c) => `${c.id} ${c.slug} (${c.name})`).join(', ') || 'none yet'
+      throw new CliError(`No council with ${byId ? `id ${wanted}` : `slug "${rawCouncil}"`} (councils: ${list}).`)
     }
+    councilId = council.id
     ids = await roles.setOrganizer(email, councilId, granted)
   } else {
     throw new CliError(`Unknown role "${role}": use admin or organizer.\n${ROLE_USAGE}`)

@@ -13,6 +13,8 @@ export const DATABASE_UNAVAILABLE = 'The server cannot reach its database just n
 export const TIMED_OUT = 'The server took too long to answer. Please try again in a few seconds.'
 
 const UNREADABLE = 'The request could not be read. Please try again.'
+const PARSED = Symbol('errors.parsed')
+type Parsed = FastifyRequest & { [PARSED]?: boolean }
 const TOO_SLOW = 'The request took too long to arrive. Please try again.'
 
 export const errors = fp(
@@ -25,6 +27,11 @@ export const errors = fp(
       lastLine = now
       return true
     }
+    // Whether the request's body has arrived (and been parsed): preValidation runs once it has, body or not.
+    app.addHook('preValidation', (request, _reply, done) => {
+      ;(request as Parsed)[PARSED] = true
+      done()
+    })
     app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
       if (err instanceof HttpError) {
         return reply.status(err.status).headers(err.headers).send({ error: true, message: err.message })
@@ -40,7 +47,7 @@ export const errors = fp(
       // Past the handler timeout (server/app.ts), which counts from routing. A body still arriving then is the
       // client's pace, not ours: 408 and the connection closed, as Node's own request timeout answers it (the two
       // timeouts are both 10 s and either may fire first: test/server/slow-bodies.test.ts).
-      if (err.code === 'FST_ERR_HANDLER_TIMEOUT' && !request.raw.complete) {
+      if (err.code === 'FST_ERR_HANDLER_TIMEOUT' && !(request as Parsed)[PARSED]) {
         return reply.status(408).header('connection', 'close').send({ error: true, message: TOO_SLOW })
       }
       // Past the handler timeout with the request whole: what it waited on (often the database) is slow or away.

@@ -9,6 +9,7 @@ import { ORG_CALLS } from '../../contract/org.ts'
 import type { ParticipantRow, Question } from '../../contract/types.ts'
 import multipart from '@fastify/multipart'
 import { UPLOAD_MAX_BYTES } from '../../contract/org.ts'
+import { branchFromWire } from '../../contract/profile-options.ts'
 import { badRequest, HttpError, notFound } from '../errors.ts'
 import { encode, MAX_PIXELS, newUploadName, pixelsOf, removeImage, sniff, store, storedBytes } from '../uploads/images.ts'
 import { declared } from './declare.ts'
@@ -43,6 +44,45 @@ export function csvCell(value: unknown): string {
 
 const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
 
+const IST_OFFSET_MS = 5.5 * 3_600_000
+
+/**
+ * A moment as the college reads it (issue 22 item 5): Asia/Kolkata with its offset, `2026-11-27T02:30:56+05:30`,
+ * so a registration at 02:30 on the 27th is not filed under the 26th (UTC's day); empty for none.
+ */
+export function csvTime(iso: string | null): string {
+  const ms = iso ? Date.parse(iso) : Number.NaN
+  return Number.isNaN(ms) ? '' : `${new Date(ms + IST_OFFSET_MS).toISOString().slice(0, 19)}+05:30`
+}
+
+/**
+ * A ticket code kept as text by a spreadsheet: Excel reads 16 digits as a number and keeps 15 of them
+ * (1234567890123456 becomes 1.23457E+15, its last digit lost), so the cell is the constant formula
+ * `="1234567890123456"`, which it shows as the code itself. Only for a code of digits, which the server makes;
+ * anything else goes through csvCell's guard.
+ */
+export function csvTicketCode(code: string | null): string {
+  if (!code) return ''
+  return /^\d{1,40}$/.test(code) ? `"=""${code}"""` : csvCell(code)
+}
+
+/** One participant's line: times in IST, the branch as the screens show it, the ticket code kept as text. */
+function csvRow(p: ParticipantRow, questions: Question[]): string {
+  const before = [
+    p.user.name,
+    p.user.email,
+    p.user.roll_number,
+    p.user.phone_number,
+    p.user.branch ? branchFromWire(p.user.branch) : '',
+    p.user.year,
+    p.team?.name ?? '',
+    csvTime(p.registered_at),
+    p.ticket_collected ? 'yes' : 'no',
+  ]
+  const after = [csvTime(p.checked_in_at), p.rating, p.waitlist_position, ...questions.map((q) => p.answers[q.id] ?? '')]
+  return `${[...before.map(csvCell), csvTicketCode(p.ticket_code), ...after.map(csvCell)].join(',')}\r\n`
+}
+
 const CSV_COLUMNS = [
   'Name',
   'E-mail',
@@ -58,25 +98,6 @@ const CSV_COLUMNS = [
   'Rating',
   'Waitlist position',
 ]
-
-function csvRow(p: ParticipantRow, questions: Question[]): string {
-  return csvLine([
-    p.user.name,
-    p.user.email,
-    p.user.roll_number,
-    p.user.phone_number,
-    p.user.branch,
-    p.user.year,
-    p.team?.name ?? '',
-    p.registered_at,
-    p.ticket_collected ? 'yes' : 'no',
-    p.ticket_code,
-    p.checked_in_at,
-    p.rating,
-    p.waitlist_position,
-    ...questions.map((q) => p.answers[q.id] ?? ''),
-  ])
-}
 
 const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string; uploadQuotaMb?: number }> = async (app, options) => {
   const org = app.orgRepository

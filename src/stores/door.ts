@@ -74,7 +74,8 @@ export const listAsOf = signal<string | null>(null)
 export const queue = signal<QueuedScan[]>([])
 export const answer = signal<ShownAnswer | null>(null)
 export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
-export const gateCount = signal(0)
+/** Said once after an undo ("Check-in undone"), until the next scan. */
+export const doorNotice = signal<string | null>(null)
 /** Offline scans the server settled differently (another gate had let the ticket in first). */
 export const conflicts = signal<ShownAnswer[]>([])
 /** The last check-in this device made, for undo. */
@@ -86,10 +87,18 @@ export const totalCheckedIn = computed(() => {
   return n
 })
 export const ticketTotal = computed(() => tickets.value.size)
+/**
+ * Check-ins at this gate, counted from the same list as the total (issue 22 item 12: a counter of its own went on
+ * counting a ticket whose check-in was undone elsewhere, and "this gate" read more than "checked in").
+ */
+export const gateCount = computed(() => {
+  let n = 0
+  for (const t of tickets.value.values()) if (t.checked_in_at && t.gate === gate.value) n += 1
+  return n
+})
 
 const queueKey = () => `queue:${eventId.value}`
 const ticketsKey = () => `tickets:${eventId.value}`
-const countKey = () => `count:${eventId.value}:${gate.value}`
 
 function uuid(): string {
   // randomUUID needs a secure context; a door phone on plain http still needs unique ids.
@@ -113,11 +122,6 @@ function setTicket(code: string, change: Partial<DoorTicket>) {
 async function saveQueue(next: QueuedScan[]) {
   queue.value = next
   await idbSet(queueKey(), next)
-}
-
-async function bumpGate(by: number) {
-  gateCount.value = Math.max(0, gateCount.value + by)
-  await idbSet(countKey(), gateCount.value)
 }
 
 // ---- Calls ----
@@ -205,7 +209,6 @@ export async function openDoor(id: number, gateName: string) {
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
   queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
-  gateCount.value = (await idbGet<number>(countKey())) ?? 0
   if (typeof window !== 'undefined') {
     window.addEventListener('online', onOnline)
     window.addEventListener('offline', onOffline)
@@ -277,10 +280,8 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
       shown = offlineAnswer(code, scanId)
     }
   } else shown = offlineAnswer(code, scanId)
-  if (shown.result === 'CHECKED_IN') {
-    lastCheckIn.value = { code, offline: !!shown.offline, scanId }
-    await bumpGate(1)
-  }
+  if (shown.result === 'CHECKED_IN') lastCheckIn.value = { code, offline: !!shown.offline, scanId }
+  doorNotice.value = null
   answer.value = shown
   return shown
 }
@@ -302,9 +303,9 @@ export async function undoLast(): Promise<boolean> {
     }
   }
   setTicket(last.code, { checked_in_at: null, gate: null })
-  await bumpGate(-1)
   lastCheckIn.value = null
   answer.value = null
+  doorNotice.value = 'Check-in undone'
   return true
 }
 

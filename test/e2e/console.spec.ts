@@ -20,7 +20,7 @@ import { CARD_WIDTH, DETAILS_WIDTH } from '../../server/uploads/images.ts'
 import { decryptPush, type LocalService, localService, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { cli, moveEvents } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
-import { mustCall, newStudent, openAs, signIn, type Student } from './support/students.ts'
+import { callApi, newStudent, openAs, signIn, type Student } from './support/students.ts'
 
 // Two server starts, the CLI and two long walks (each waits about 90 s for the scheduled opening) on a shared
 // two-core machine.
@@ -55,9 +55,14 @@ test.beforeAll(async () => {
       res.end()
     })
   })
-  await mustCall(server.url, student.accessToken, '/push/p/subscribe', {
-    subscription: { endpoint: `${pushService.base}/arjun-phone`, expirationTime: null, keys: subscriptionKeys(keys) },
-  })
+  const subscription = { endpoint: `${pushService.base}/arjun-phone`, expirationTime: null, keys: subscriptionKeys(keys) }
+  // The server sheds load (503) when the shared machine is busy: the set-up call waits and tries again.
+  for (let attempt = 0; ; attempt++) {
+    const answer = await callApi(server.url, student.accessToken, '/push/p/subscribe', { subscription })
+    if (answer.status === 200) break
+    if (attempt >= 20 || answer.status !== 503) throw new Error(`/push/p/subscribe answered ${answer.status}`)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
 })
 test.afterAll(async () => {
   await server?.stop()
@@ -232,7 +237,7 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
 
   // A notification to the participants (issue 22 item 1): who it reaches and the day's sends before, the result after.
   const notify = page.getByRole('region', { name: 'Send a notification' })
-  await expect(notify.getByTestId('notify-reach')).toHaveText('Reaches 1 of 1 registered students: those who turned notifications on.', {
+  await expect(notify.getByTestId('notify-reach')).toHaveText('Reaches 1 of 1 registered students with notifications on.', {
     timeout: 15_000,
   })
   await expect(notify.getByTestId('notify-left')).toHaveText('5 of 5 messages left today.')
@@ -251,7 +256,7 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
   await expect(confirmSend).toContainText('Doors open at 6 PM')
   await expectNoSeriousViolations(page, 'Notification confirmation')
   await confirmSend.getByRole('button', { name: 'Confirm' }).click()
-  await expect(notify.getByRole('status')).toHaveText('Sent to 1 phone', { timeout: 15_000 })
+  await expect(notify.getByRole('status').filter({ hasText: /^Sent to/ })).toHaveText('Sent to 1 phone', { timeout: 15_000 })
   await expect(notify.getByTestId('notify-left')).toHaveText('4 of 5 messages left today.')
   await expect.poll(() => pushed.map((p) => p.title), { timeout: 20_000 }).toContain(title)
   expect(pushed.find((p) => p.title === title)?.body).toBe('Doors open at 6 PM at the Seminar Hall.')
@@ -305,5 +310,27 @@ test.describe('on a laptop', () => {
     await page.getByLabel(/^Event number/).fill('999999')
     await page.getByRole('button', { name: 'Show' }).click()
     await expect(page.getByText('0 entries of event 999999')).toBeVisible({ timeout: 15_000 })
+  })
+})
+
+test.describe('on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+  test('the event editor fits the screen, in plain words; an empty Create draft takes focus to the field to fix and counts it (issue 22 item 7)', async ({
+    page,
+  }) => {
+    await signIn(page, server.url, organiser)
+    await page.goto(server.url + '/manage/event/new')
+    await expect(page.getByRole('heading', { name: 'New event' })).toBeVisible({ timeout: 20_000 })
+    // Was 423 px: the fieldsets kept their min-content width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await expect(page.getByLabel('Smallest team', { exact: true })).toBeVisible()
+    await expect(page.getByText(/min_ppt|ma_ppt/)).toHaveCount(0)
+    await page.getByRole('button', { name: 'Create draft' }).click()
+    const nameBox = page.getByLabel('Name', { exact: true })
+    await expect(nameBox).toBeFocused()
+    await expect(nameBox).toBeInViewport()
+    await expect(page.getByText('1 field to fix')).toBeVisible()
+    await nameBox.fill('Fits a phone')
+    await expect(page.getByText('1 field to fix')).toHaveCount(0)
   })
 })

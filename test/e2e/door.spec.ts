@@ -4,6 +4,8 @@
 // ("offline: 3 scans waiting"), gets the network back and syncs them, with the counts right. After a reload with
 // no network (issue 22 item 2) the picker shows the events and ticket lists kept on the phone, with the list's
 // time, and a scan is checked against the kept list; the picker's "N of M checked in" is the server's (item 3).
+// Undo asks for confirmation and says "Check-in undone"; "this gate" and "checked in" come from one list; NOT VALID
+// says why and shows the code read (item 12).
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -138,10 +140,25 @@ test('offline after a reload: the events and ticket list kept on the phone open,
   expect(inNow).toBeGreaterThan(1)
   const event = page.getByRole('button', { name: /Garba Night/ })
   await expect(event).toContainText(`${inNow} of ${list.tickets.length} checked in`, { timeout: 20_000 })
-  await page.getByLabel('Gate name').fill('East')
+  // Item 12: "this gate" is counted from the same list as the total: a gate's check-ins made by other devices count
+  // (a counter of this device's own read 0 here).
+  const atGate = new Map<string, number>()
+  for (const t of list.tickets) if (t.checked_in_at && t.gate) atGate.set(t.gate, (atGate.get(t.gate) ?? 0) + 1)
+  const [busiest, atBusiest] = [...atGate].sort((a, b) => b[1] - a[1])[0]!
+  expect(atBusiest).toBeGreaterThan(0)
+  await page.getByLabel('Gate name').fill(busiest)
   await event.click()
   await expect(page.getByTestId('ticket-total')).toHaveText(String(list.tickets.length), { timeout: 20_000 })
+  await expect(page.getByTestId('gate-count')).toHaveText(String(atBusiest))
   await expect(page.getByText(/^List from \d{1,2}:\d\d [AP]M, kept on this phone/)).toBeVisible()
+  // Item 12: NOT VALID says why and shows the code read.
+  await page.getByLabel(/Ticket code/).fill('0000000000000000')
+  await page.getByLabel(/Ticket code/).press('Enter')
+  const refused = page.locator('[data-result="UNKNOWN_TICKET"]')
+  await expect(refused).toContainText('NOT VALID')
+  await expect(refused).toContainText('No ticket of this event has this code.')
+  await expect(refused).toContainText('Code read: 0000000000000000')
+  await page.getByRole('button', { name: 'Next ticket' }).click()
   await page.getByRole('button', { name: 'Change event' }).click()
 
   await context.setOffline(true)
@@ -161,9 +178,24 @@ test('offline after a reload: the events and ticket list kept on the phone open,
   await expect(page.locator('[data-result]')).toHaveAttribute('data-result', 'CHECKED_IN')
   await expect(page.getByRole('alert').getByText('Tara Menon')).toBeVisible()
   await expect(page.getByText('Checked offline against the ticket list')).toBeVisible()
+  // Item 12: undo asks first, then says so; the scan leaves the queue and both counts go back.
+  await page.getByRole('button', { name: 'Undo check-in' }).click()
+  const confirmUndo = page.getByRole('dialog', { name: 'Undo the check-in of Tara Menon?' })
+  await confirmUndo.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.locator('[data-result]')).toHaveAttribute('data-result', 'CHECKED_IN')
+  await page.getByRole('button', { name: 'Undo check-in' }).click()
+  await confirmUndo.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Check-in undone' })).toBeVisible()
+  await expect(page.getByTestId('gate-count')).toHaveText('0')
+  await expect(page.getByTestId('total-count')).toHaveText(String(inNow))
+  await expect(page.getByText('offline: 0 scans waiting')).toBeVisible()
+  await code.fill(codes[4])
+  await code.press('Enter')
+  await expect(page.locator('[data-result]')).toHaveAttribute('data-result', 'CHECKED_IN')
   await page.getByRole('button', { name: 'Next ticket' }).click()
   await expect(page.getByText('offline: 1 scan waiting')).toBeVisible()
   await expect(page.getByTestId('total-count')).toHaveText(String(inNow + 1))
+  await expect(page.getByTestId('gate-count')).toHaveText('1')
 
   await context.setOffline(false)
   await expect(page.getByText(/scans? waiting|offline scans/)).toHaveCount(0, { timeout: 30_000 })

@@ -137,5 +137,6 @@ describe('cli process', () => {
     } finally {
       await db.close()
     }
-  })
+    // Three processes, each opening PGlite: a generous bound on a loaded machine (60 s passed at load 17).
+  }, 180_000)
 })

@@ -460,6 +460,37 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     expect(lines).toHaveLength(8)
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/org/p/event/abc/participants.csv', headers: w.users.organiser.auth })).statusCode).toBe(404)
   })
+
+  it('the CSV speaks the college’s language: times in Asia/Kolkata with the offset, branches as the screens show them, ticket codes kept as text (issue 22 item 5)', async () => {
+    const w = await world()
+    const db = t.database.db
+    await db.update(schema.events).set({ state: 'TICKET_OPEN', isTicketFeatureEnabled: true, ticketCount: 5 }).where(eq(schema.events.id, w.eventId))
+    const s = await t.student({ name: 'Kavya Nair', branch: 'Computer_Engineering', year: 2027 })
+    const code = '1234567890123456'
+    await db.insert(schema.participants).values({
+      eventId: w.eventId,
+      userId: s.id,
+      ticketCollected: true,
+      ticketCode: code,
+      // 02:30:56 IST on the 27th: 21:00:56 on the 26th in UTC, the wrong day.
+      createdAt: new Date('2026-11-26T21:00:56Z'),
+      checkedInAt: new Date('2026-11-27T12:45:00Z'),
+    })
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/org/p/event/${w.eventId}/participants.csv`, headers: w.users.organiser.auth })
+    expect(res.statusCode).toBe(200)
+    const [head, line] = parseCsv(res.rawPayload.subarray(3).toString('utf8'), ',')
+    const cell = (name: string) => line![head!.indexOf(name)]
+    expect(cell('Name')).toBe('Kavya Nair')
+    expect(cell('Branch')).toBe('Computer Engineering')
+    expect(cell('Registered at')).toBe('2026-11-27T02:30:56+05:30')
+    expect(Date.parse(cell('Registered at')!)).toBe(Date.parse('2026-11-26T21:00:56Z'))
+    expect(cell('Checked in at')).toBe('2026-11-27T18:15:00+05:30')
+    // ="1234567890123456": a spreadsheet shows the sixteen digits as text, not 1.23457E+15.
+    expect(cell('Ticket code')).toBe(`="${code}"`)
+    // The JSON list keeps the wire forms (the console formats them itself).
+    const list = await call('/org/p/event/participants', { event_id: w.eventId }, w.users.organiser.auth)
+    expect(list.body.participants[0]).toMatchObject({ ticket_code: code, user: { branch: 'Computer_Engineering' } })
+  })
 })
 
 /** Cells of CSV text split at `separator` as a spreadsheet does (RFC 4180: quotes only around a whole cell). */

@@ -159,7 +159,7 @@ describe('overload', () => {
     } finally {
       await stalled.close()
     }
-  }, 20_000)
+  }, 60_000)
 
   it('while closing (SIGTERM), the request in flight completes and the next one on its connection gets 503 in the error shape', async () => {
     const closing = await testApp({ app: { overload: { maxInFlight: 1000, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } } })

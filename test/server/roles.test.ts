@@ -60,6 +60,23 @@ describe('roles', () => {
     expect(log[3].after).toEqual({ email: 'asha.organiser@example.edu', role: 'organizer', council_id: councilId, users: [s.id] })
   })
 
+  it('councils lists each council’s id, slug, name and organisers; organizer takes a council’s slug as well as its id (issue 22 item 4)', async () => {
+    const s = await t.student({ email: 'slug.organiser@example.edu' })
+    const eventId = await makeEvent(t)
+    const councilId = await councilOf(eventId)
+    const listed = JSON.parse(await run('councils')) as { id: number; slug: string; name: string; organizers: string[] }[]
+    const council = listed.find((c) => c.id === councilId)!
+    expect(council).toEqual({ id: councilId, slug: expect.any(String), name: expect.any(String), organizers: expect.any(Array) })
+    expect(council.organizers).not.toContain('slug.organiser@example.edu')
+    const granted = JSON.parse(await run('role:grant', 'slug.organiser@example.edu', 'organizer', council.slug.toUpperCase()))
+    expect(granted.roles.councils).toEqual([councilId])
+    expect((await me(s.auth)).user.roles.councils).toEqual([councilId])
+    expect(JSON.parse(await run('councils')).find((c: { id: number }) => c.id === councilId).organizers).toContain('slug.organiser@example.edu')
+    await run('role:revoke', 'slug.organiser@example.edu', 'organizer', council.slug)
+    expect((await me(s.auth)).user.roles.councils).toEqual([])
+    await expect(run('councils', 'extra')).rejects.toThrow('Usage: npm run cli -- councils')
+  })
+
   it('every account with the e-mail gets the role (a Google sign-in and a support account)', async () => {
     const google = await t.student({ email: 'two@example.edu', issuer: 'https://accounts.google.com' })
     const support = await t.student({ email: 'two@example.edu', issuer: 'cli' })
@@ -83,6 +100,9 @@ describe('roles', () => {
     await expect(run('role:grant', 'nobody@example.edu', 'admin')).rejects.toThrow(/has signed in yet: ask them to sign in once/)
     await expect(run('role:grant', 'x@example.edu', 'organizer', '999999')).rejects.toThrow(/No council with id 999999 \(councils: /)
     await expect(run('role:grant', 'x@example.edu', 'organizer')).rejects.toThrow(/council id must be a positive whole number/)
+    await expect(run('role:grant', 'x@example.edu', 'organizer', 'no-such-council')).rejects.toThrow(
+      /No council with slug "no-such-council" \(councils: \d+ [a-z0-9-]+ \(/,
+    )
     await expect(run('role:grant', 'x@example.edu', 'king')).rejects.toThrow(/Unknown role "king"/)
     await expect(run('role:grant', 'not-an-email', 'admin')).rejects.toThrow(/is not an e-mail address/)
     await expect(run('role:grant')).rejects.toBeInstanceOf(CliError)

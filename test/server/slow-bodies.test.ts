@@ -104,7 +104,7 @@ describe('slow bodies', () => {
     } finally {
       await quick.close()
     }
-  }, 20_000)
+  }, 60_000)
 
   it('a client still sending its body takes no place in flight (issue 21 item 2: 510 of them with MAX_IN_FLIGHT=500 shed every probe)', async () => {
     const small = await testApp({ app: { overload: { maxInFlight: 5, maxQueueDelayMs: 0, maxEventLoopDelayMs: 0, retryAfterSeconds: 2 } } })

@@ -39,9 +39,13 @@ describe.each(DB_KINDS)('slow callers beside a student (%s)', (kind) => {
   let world: DoorWorld
   let photo: Buffer
   const bigImage = `${randomBytes(16).toString('hex')}.webp`
+  const shedReasons: string[] = []
 
   beforeAll(async () => {
-    t = await testApp({ kind, app: { overload: OVERLOAD } })
+    // Production's shedding by queue delay, which is what the slow callers fooled (issue 21 item 1). The event-loop
+    // check is off here: it sheds when the whole process is starved of CPU, which a shared test machine does by
+    // itself (one 503 at load 17 in a run beside other work), slow callers or not.
+    t = await testApp({ kind, app: { overload: { ...OVERLOAD, maxEventLoopDelayMs: 0, onShed: (reason) => shedReasons.push(reason) } } })
     await t.app.listen({ port: 0, host: '127.0.0.1' })
     port = (t.app.server.address() as { port: number }).port
     world = await doorWorld(t, { state: 'TICKET_OPEN' })
@@ -146,7 +150,11 @@ describe.each(DB_KINDS)('slow callers beside a student (%s)', (kind) => {
         await new Promise((r) => setTimeout(r, 150))
       }
       const count = (s: number) => statuses.filter((x) => x === s).length
-      expect({ 200: count(200), 503: count(503), other: statuses.length - count(200) - count(503) }).toEqual({ 200: POLLS, 503: 0, other: 0 })
+      expect({ 200: count(200), 503: count(503), other: statuses.length - count(200) - count(503) }, `shed: ${shedReasons.join(', ')}`).toEqual({
+        200: POLLS,
+        503: 0,
+        other: 0,
+      })
       // The slow callers were real: their calls were answered (not refused) while the student polled.
       expect(attackerStatuses.filter((s) => s === 200).length).toBeGreaterThan(0)
     } finally {

@@ -12,6 +12,7 @@ import {
   dismissAnswer,
   doorError,
   doorEvents,
+  doorNotice,
   eventId,
   eventsKeptFrom,
   keptLists,
@@ -31,12 +32,13 @@ import {
   type ShownAnswer,
 } from '../../stores/door.ts'
 import { formatIST } from '../../lib/dates.ts'
+import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import s from './style.module.css'
 
 const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
-/** A kept list's time: "5:42 PM" today, "Thu, 26 Nov, 5:42 PM" before (a list from yesterday must say so). */
+/** A kept list's time: "5:42 PM" today, "26 Nov, 5:42 PM" before (a list from yesterday must say so). */
 const listTime = (iso: string) =>
-  formatIST(iso, '{YYYY}-{MM}-{DD}') === formatIST(Date.now(), '{YYYY}-{MM}-{DD}') ? time(iso) : formatIST(iso, '{ddd}, {D} {MMM}, {h}:{mm} {A}')
+  formatIST(iso, '{YYYY}-{MM}-{DD}') === formatIST(Date.now(), '{YYYY}-{MM}-{DD}') ? time(iso) : formatIST(iso, '{D} {MMM}, {h}:{mm} {A}')
 
 /** A short beep: high and short for yes, low and long for no (WebAudio, nothing to download). */
 let audio: AudioContext | null = null
@@ -62,6 +64,7 @@ function Answer({ shown }: { shown: ShownAnswer }) {
   const attendee = 'attendee' in shown ? shown.attendee : null
   // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
   const next = useRef<HTMLButtonElement>(null)
+  const [undoing, setUndoing] = useState(false)
   useEffect(() => next.current?.focus(), [])
   return (
     <div class={`${s.answer} ${yes ? s.yes : s.no}`} role="alert" aria-live="assertive" data-result={shown.result}>
@@ -78,12 +81,20 @@ function Answer({ shown }: { shown: ShownAnswer }) {
         </p>
       )}
       {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN') && <p class={s.reason}>{shown.message}</p>}
+      {!yes && <p class={s.small}>Code read: {shown.code}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
         {yes && lastCheckIn.value?.code === shown.code && (
-          <button type="button" class={s.undo} onClick={() => void undoLast()}>
+          <button type="button" class={s.undo} onClick={() => setUndoing(true)}>
             Undo check-in
           </button>
+        )}
+        {undoing && (
+          <ConfirmModal
+            title={`Undo the check-in of ${attendee?.name}?`}
+            onConfirm={async () => (await undoLast()) || setUndoing(false)}
+            onCancel={() => setUndoing(false)}
+          ></ConfirmModal>
         )}
         <button type="button" class={s.next} onClick={dismissAnswer} ref={next}>
           Next ticket
@@ -109,8 +120,7 @@ function Pick() {
       {doorError.value && <p role="alert">{doorError.value}</p>}
       {eventsKeptFrom.value && (
         <p class={s.offline} role="status">
-          Offline: your events as of {listTime(eventsKeptFrom.value)}, with the ticket lists kept on this phone. Scans wait here and are sent when the network
-          returns.
+          Offline: your events as of {listTime(eventsKeptFrom.value)} and the lists kept on this phone.
         </p>
       )}
       {events === null && !doorError.value && <p>Loading your events…</p>}
@@ -240,6 +250,7 @@ function Scanning() {
         </div>
       )}
       {doorError.value && <p role="alert">{doorError.value}</p>}
+      <p role="status">{doorNotice.value}</p>
       <div class={s.camera}>
         {/* biome-ignore lint/a11y/useMediaCaption: a live camera preview has no speech to caption */}
         <video ref={video} class={s.video} muted playsInline aria-label="Camera preview" hidden={camera !== 'on'} />

@@ -139,7 +139,8 @@ export default function Admin() {
           {councils.map((c) => (
             <li class="m-card" key={c.id}>
               <h2>{c.name}</h2>
-              <p class="m-muted">{[c.email, c.phone_number].filter(Boolean).join(' · ')}</p>
+              {/* The id the operator's `role:grant <email> organizer <council>` takes (issue 22 item 4). */}
+              <p class="m-muted">{[`Council ${c.id}`, c.email, c.phone_number].filter(Boolean).join(' · ')}</p>
               {editing === c.id ? (
                 <CouncilEditor council={c} onDone={() => setEditing(null)} />
               ) : (

@@ -48,6 +48,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
   const [submitted, setSubmitted] = useState(false)
   const errors = formErrors(form, !id)
   const shown = (k: Key) => server[k] ?? (submitted || touched[k] ? errors[k] : undefined)
+  const count = Object.keys({ ...errors, ...server }).filter((k) => shown(k as Key)).length
 
   const set = <K extends Key>(k: K, value: EventForm[K]) => {
     setForm((f) => ({ ...f, [k]: value }))
@@ -105,7 +106,12 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
     setSubmitted(true)
     setGeneral(null)
     if (Object.keys(errors).length) {
-      document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+      // After the render that marks the fields (issue 22 item 7: the page stayed where it was, the error out of sight).
+      setTimeout(() => {
+        const first = document.querySelector<HTMLElement>('form [aria-invalid="true"],form .m-error')
+        first?.scrollIntoView({ block: 'center' })
+        first?.focus()
+      })
       return
     }
     setBusy('save')
@@ -236,8 +242,8 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {text('external_registration_link', 'External registration link')}
           <div class="m-row">
             {num('fee', 'Fee (₹, 0 = free)')}
-            {num('min_ppt', 'Smallest team (min_ppt)')}
-            {num('ma_ppt', 'Largest team (ma_ppt, 1 = individual)')}
+            {num('min_ppt', 'Smallest team')}
+            {num('ma_ppt', 'Largest team (1 = individual)')}
           </div>
           <ErrorBoundary>
             <Questions questions={form.questions} onChange={(qs) => set('questions', qs)} error={shown('questions')} />
@@ -282,6 +288,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
         <button type="submit" class="button" disabled={busy !== null}>
           {busy === 'save' ? 'Saving…' : id ? 'Save' : 'Create draft'}
         </button>
+        {submitted && count > 0 && <span class="m-error"> {count === 1 ? '1 field' : `${count} fields`} to fix</span>}
       </form>
       <aside aria-label="Preview">
         <ErrorBoundary>

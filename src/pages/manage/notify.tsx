@@ -98,9 +98,9 @@ export function NotifyForm({ eventId }: { eventId: number }) {
         <Text id="body" label="Message" value={body} error={errors.body} set={setBody} />
         <p data-testid="notify-reach">
           {!reach
-            ? (org.notifyStatusError.value ?? 'Counting who it reaches…')
+            ? (org.notifyStatusError.value ?? '…')
             : reach.students
-              ? `Reaches ${reach.notifications_on} of ${reach.students} ${who}: those who turned notifications on.`
+              ? `Reaches ${reach.notifications_on} of ${reach.students} ${who} with notifications on.`
               : `No ${who} yet: nobody would get it.`}
         </p>
         {status && (
@@ -123,7 +123,6 @@ export function NotifyForm({ eventId }: { eventId: number }) {
             <strong>{title.trim()}</strong>
           </p>
           <p>{body.trim()}</p>
-          <p>A notification cannot be taken back.</p>
         </ConfirmModal>
       )}
     </section>
