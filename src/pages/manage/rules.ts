@@ -4,7 +4,7 @@
 // same answer over a table of forms.
 import type { RegistrationType } from '../../../contract/constants.ts'
 import { EVENT_LIMITS } from '../../../contract/limits.ts'
-import type { ActivityPointsInput, EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
+import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
 
 /** The event's field limits (contract/limits.ts), which the server checks too. */
@@ -35,11 +35,6 @@ export interface EventForm {
   /** datetime-local values, IST, by step. */
   schedule: Record<keyof Schedule, string>
   questions: QuestionInput[]
-  /**
-   * Activity points (issue 26): carried through unchanged, so saving in the editor keeps what the import or the API
-   * set (the editor has no fields for them yet: budget.json's staffTotal had no room, see the issue's note).
-   */
-  activity_points: ActivityPointsInput | null
 }
 
 export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
@@ -66,7 +61,6 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     ticket_count: String(event?.ticket_count ?? 0),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, toLocalInput(schedule[s.key])])) as EventForm['schedule'],
     questions: event?.questions.map((q) => ({ ...q, options: [...q.options] })) ?? [],
-    activity_points: event?.activity_points ?? null,
   }
 }
 
@@ -102,7 +96,6 @@ export function toInput(form: EventForm, id?: number): EventInput {
     ticket_count: int(form.ticket_count),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])) as Schedule,
     questions: form.questions,
-    activity_points: form.activity_points,
   }
 }
 
