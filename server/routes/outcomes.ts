@@ -17,6 +17,9 @@ export const MESSAGES = {
   soldOut: 'Tickets are sold out.',
   teamIncomplete: 'Your team is not complete yet: it needs more members before tickets can be collected.',
   ticketClaimed: 'Ticket claimed!',
+  /** A fair opening's entry (issue 24): when the result comes, in the app's time zone. */
+  inDraw: (drawAt: string) => `You are in the draw. Results at ${kolkataTime(drawAt)}.`,
+  drawRunning: 'The draw is being made: try again in a moment.',
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',
@@ -75,7 +78,13 @@ export const ORG_MESSAGES = {
   ticketCountBelowSold: 'ticket_count cannot be below the number of tickets already collected.',
   teamModeLocked: 'Students have registered: the event cannot switch between individual and team registration now.',
   teamsTooBig: 'ma_ppt cannot be below the size of a team already formed.',
+  fairStartLocked: 'fair_start cannot change once tickets have opened.',
 } as const
+
+const KOLKATA_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata', hour: 'numeric', minute: '2-digit' })
+
+/** 6:01 PM: a time as students read it (API.md: times are shown in Asia/Kolkata). */
+export const kolkataTime = (iso: string) => KOLKATA_TIME.format(new Date(iso)).replace(/\u202f/g, ' ')
 
 const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   eventNotFound: { status: 404, message: MESSAGES.eventNotFound },
@@ -123,6 +132,7 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
   externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
   ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
+  fairStartLocked: { status: 409, message: ORG_MESSAGES.fairStartLocked },
   teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
   teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
   personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
