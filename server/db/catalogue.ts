@@ -428,7 +428,8 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
     // imported straight into TICKET_OPEN opens first come, first served).
     for (const e of parsed.events) {
       const isNew = !storedBySlug.has(e.slug)
-      const window = e.fair_start !== undefined ? (e.fair_start?.window_seconds ?? 0) : isNew && e.is_ticket_feature_enabled ? DEFAULT_FAIR_WINDOW_SECONDS : undefined
+      const window =
+        e.fair_start !== undefined ? (e.fair_start?.window_seconds ?? 0) : isNew && e.is_ticket_feature_enabled ? DEFAULT_FAIR_WINDOW_SECONDS : undefined
       if (window === undefined) continue
       await tx.execute(sql`
         UPDATE ${events} SET fair_window_seconds = ${window}, fair_seed = coalesce(fair_seed, ${window > 0 ? newFairSeed() : null})

@@ -127,9 +127,7 @@ export function fairRepository(db: Db) {
       const codes = Array.from({ length: free }, () => newTicketCode())
       const { ipad, opad } = hmacPads(row.fair_seed)
       const [drawn] = rowsOf(
-        await tx.execute(
-          sql`SELECT fair_draw(${eventId}::int, decode(${ipad}, 'hex'), decode(${opad}, 'hex'), ${`{${codes.join(',')}}`}::text[]) AS counts`,
-        ),
+        await tx.execute(sql`SELECT fair_draw(${eventId}::int, decode(${ipad}, 'hex'), decode(${opad}, 'hex'), ${`{${codes.join(',')}}`}::text[]) AS counts`),
       ) as { counts: unknown }[]
       const counts = parseInts(drawn?.counts)
       if (counts.length !== 3) return null
@@ -168,9 +166,7 @@ export function fairRepository(db: Db) {
     /** When the next draw is due, or null. */
     async nextDrawAt(): Promise<Date | null> {
       const [row] = rowsOf(
-        await db.execute(
-          sql`SELECT min(fair_draw_at) AS next FROM events WHERE fair_draw_at IS NOT NULL AND fair_drawn_at IS NULL AND state = 'TICKET_OPEN'`,
-        ),
+        await db.execute(sql`SELECT min(fair_draw_at) AS next FROM events WHERE fair_draw_at IS NOT NULL AND fair_drawn_at IS NULL AND state = 'TICKET_OPEN'`),
       ) as { next: Date | string | null }[]
       return row?.next ? new Date(row.next) : null
     },
