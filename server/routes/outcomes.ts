@@ -1,5 +1,6 @@
 // The one table from the repositories' domain outcomes (server/db/outcomes.ts) to HTTP: a status and the message a
 // student reads in the toast. The success messages of the calls live here too, beside their refusals.
+import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
@@ -13,10 +14,10 @@ export const MESSAGES = {
   registered: 'Registration Successful!!',
   ticketsNotOpen: 'Tickets are not open for this event.',
   notRegistered: 'You are not registered for this event.',
-  alreadyHasTicket: 'You already have a ticket for this event.',
+  alreadyHasTicket: ALREADY_HAS_TICKET,
   soldOut: 'Tickets are sold out.',
   teamIncomplete: 'Your team is not complete yet: it needs more members before tickets can be collected.',
-  ticketClaimed: 'Ticket claimed!',
+  ticketClaimed: TICKET_CLAIMED,
   /** A fair opening's entry (issue 24): when the result comes, in the app's time zone. */
   inDraw: (drawAt: string) => `You are in the draw. Results at ${kolkataTime(drawAt)}.`,
   drawRunning: 'The draw is being made: try again in a moment.',
