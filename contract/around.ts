@@ -2,6 +2,8 @@
 // define.ts and entities.ts only (never from api.ts, which joins this file into CALLS).
 import * as z from 'zod/mini'
 import { bearer, type CallSpec, doc, fields, MAX_ID, message, ok, positiveId, refusals } from './define.ts'
+import { NOTIFY_LIMITS } from './notify-limits.ts'
+import { verifiedPoints } from './points.ts'
 
 const eventId = { event_id: positiveId('event_id') }
 
@@ -61,6 +63,9 @@ export const pushSubscription = doc(
 
 export const NOTIFY_AUDIENCES = ['PARTICIPANTS', 'TICKET_HOLDERS', 'WAITLIST'] as const
 
+/** One audience of an organiser's message: its students, and those of them with notifications on. */
+const audienceReach = z.object({ students: z.int(), notifications_on: z.int() })
+
 export const AROUND_CALLS = {
   releaseTicket: {
     method: 'POST',
@@ -115,11 +120,34 @@ export const AROUND_CALLS = {
     summary: 'Organisers of the event’s council and admins: a push message to its participants, ticket holders or waitlist; at most 5 a day per event.',
     body: fields({
       ...eventId,
-      title: text('title', 80),
-      body: text('body', 300),
+      title: text('title', NOTIFY_LIMITS.title),
+      body: text('body', NOTIFY_LIMITS.body),
       to: z.enum(NOTIFY_AUDIENCES, { error: `to must be one of ${NOTIFY_AUDIENCES.join(', ')}` }),
     }),
     answers: { 200: ok({ sent: z.int() }), ...bearer(403, 404) },
+  },
+  // Beyond API.md (issue 22 item 1): what the console's "Send a notification" form shows before sending.
+  orgNotifyStatus: {
+    method: 'POST',
+    path: '/org/p/event/notify/status',
+    auth: 'bearer',
+    tag: 'organiser',
+    summary:
+      'Organisers of the event’s council and admins: before a message is sent, how many students each audience has and how many of them have notifications on (a message reaches those), and how many of the 5 messages a day are left: `remaining` in the last 24 hours, `frees_at` when the oldest of them leaves the 24 hours (null when none was sent). Changes nothing.',
+    body: fields(eventId),
+    answers: {
+      200: ok({
+        audiences: z.object({
+          PARTICIPANTS: audienceReach,
+          TICKET_HOLDERS: audienceReach,
+          WAITLIST: audienceReach,
+        }),
+        limit: z.int(),
+        remaining: z.int(),
+        frees_at: z.nullable(z.string()),
+      }),
+      ...bearer(403, 404),
+    },
   },
   // ---- The calendar feed and certificates (keep these together, at the end) ----
   calendarFeed: {
@@ -180,13 +208,17 @@ export const AROUND_CALLS = {
         content: {
           'text/html': { schema: z.string() },
           'application/json': {
-            schema: doc(
-              z.object({
-                error: z.literal(false),
-                certificate: z.object({ code: z.string(), name: z.string(), event: z.string(), council: z.string(), date: z.nullable(z.string()) }),
-              }),
-              { id: 'VerifiedCertificate' },
-            ),
+            // One more kind (issue 26): a code of an entry of an activity points transcript (contract/points.ts).
+            schema: z.union([
+              doc(
+                z.object({
+                  error: z.literal(false),
+                  certificate: z.object({ code: z.string(), name: z.string(), event: z.string(), council: z.string(), date: z.nullable(z.string()) }),
+                }),
+                { id: 'VerifiedCertificate' },
+              ),
+              verifiedPoints,
+            ]),
           },
         },
       },

@@ -94,7 +94,7 @@ export interface CallSpec {
   path: string
   auth: Auth
   summary: string
-  tag: 'auth' | 'user' | 'events' | 'teams' | 'councils' | 'server' | 'organiser' | 'door' | 'around'
+  tag: 'auth' | 'user' | 'events' | 'teams' | 'councils' | 'server' | 'organiser' | 'door' | 'around' | 'points'
   params?: z.core.$ZodType
   querystring?: z.core.$ZodType
   body?: z.core.$ZodType

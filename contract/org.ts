@@ -15,6 +15,7 @@ import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
 import { apiError, bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
 import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
 import { isHttpUrl } from './questions.ts'
+import { activityPoints, activityPointsInput } from './points.ts'
 
 export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
 import { EVENT_LIMITS } from './limits.ts'
@@ -219,6 +220,8 @@ export const eventInputShape = {
       }, 'questions: two questions have the same id'),
     ),
   ),
+  /** Activity points (issue 26, contract/points.ts): null gives none; the category must be the college's. */
+  activity_points: z.optional(activityPointsInput),
 }
 
 /** The cross-field rules checkable from the input alone (the form's and the server's first pass). */
@@ -274,6 +277,8 @@ export const orgEvent = doc(
     state: z.enum(ALL_EVENT_STATES),
     long_description: z.string(),
     questions: z.array(question),
+    /** Activity points (issue 26): null when the event gives none. */
+    activity_points: z.nullable(activityPoints),
     counts: eventCounts,
   }),
   { id: 'OrgEvent', description: 'An event as its organisers see it: every state including DRAFT, with live counts.' },
@@ -357,7 +362,6 @@ export const csvPathId = doc(
 
 /** The largest image /org/p/upload takes. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
-export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 
 export const ORG_CALLS = {
   orgEvents: {

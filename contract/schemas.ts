@@ -83,9 +83,3 @@ export function fieldErrors(schema: z.ZodMiniType, value: unknown): Record<strin
   }
   return errors
 }
-
-/** The first message of a failed parse, for a server's 400 answer. */
-export function firstError(schema: z.ZodMiniType, value: unknown): string | null {
-  const result = schema.safeParse(value)
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid input')
-}

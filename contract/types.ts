@@ -29,7 +29,6 @@ export type OrgEvent = z.output<typeof org.orgEvent>
 export type EventCounts = z.output<typeof org.eventCounts>
 /** What the console sends to /org/p/event/save (before the server's defaults). */
 export type EventInput = z.input<typeof org.eventInput>
-export type ScheduleInput = z.input<typeof org.scheduleInput>
 export type QuestionInput = z.input<typeof org.questionInput>
 export type ParticipantRow = z.output<typeof org.participantRow>
 export type OrgPerson = z.output<typeof org.orgPerson>
@@ -39,3 +38,14 @@ export type DoorEvent = z.output<typeof door.doorEvent>
 export type DoorTicket = z.output<typeof door.doorTicket>
 export type Attendee = z.output<typeof door.attendee>
 export type ScanResult = z.output<typeof door.scanResult>
+
+// Activity points (issue 26, contract/points.ts).
+import type * as points from './points.ts'
+export type ActivityPoints = z.output<typeof points.activityPoints>
+export type ActivityPointsInput = z.input<typeof points.activityPointsInput>
+export type PointEntry = z.output<typeof points.pointEntry>
+export type PointsRecord = z.output<typeof points.pointsRecord>
+export type PointsSettings = z.output<typeof points.pointsSettings>
+export type EventWinner = z.output<typeof points.eventWinner>
+export type EventPointsRow = z.output<typeof points.eventPointsRow>
+export type PointsStudent = z.output<typeof points.studentRow>

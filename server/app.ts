@@ -35,6 +35,7 @@ import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/waitlist-push.ts'
 import doorRoutes from './routes/door.ts'
 import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
+import pointsRoutes from './routes/points.ts'
 
 export const BODY_LIMIT = 16 * 1024
 /** A whole request, headers and body, must arrive within this (docs/deployment.md "Timeouts"). */
@@ -181,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(aroundSignedInRoutes)
         await signedIn.register(doorRoutes)
         await signedIn.register(feedRoutes, { config, secret })
+        await signedIn.register(pointsRoutes, { config })
       })
       await api.register(aroundPublicRoutes)
     },

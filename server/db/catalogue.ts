@@ -8,6 +8,7 @@ import { EVENT_STATES, PHONE_DIGITS, REGISTRATION_TYPES } from '../../contract/c
 import type { Db } from './index.ts'
 import { councils, events, participants } from './schema.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
+import { settingsOf } from './points.ts'
 
 export interface ImportResult {
   councils: Record<string, number>
@@ -79,6 +80,10 @@ const wholeNumber = (min: number, what: string) => z.int({ error: `must be a who
 
 const flag = z._default(z.boolean({ error: 'must be true or false' }), false)
 
+const pointsNumber = z
+  .int({ error: 'must be a whole number from 0 to 100' })
+  .check(z.gte(0, 'must be a whole number from 0 to 100'), z.lte(100, 'must be a whole number from 0 to 100'))
+
 const councilSchema = z.strictObject(
   {
     slug,
@@ -134,6 +139,28 @@ const eventSchema = z
             { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be {"window_seconds": n} or null') },
           ),
         ),
+      ),
+      // Activity points (issue 26): the category is checked against the college's list on import.
+      activity_points: z._default(
+        z.nullable(
+          z.strictObject(
+            {
+              category: nonEmpty(60),
+              points: pointsNumber,
+              per_day: flag,
+              winner: z._default(pointsNumber, 0),
+              volunteer: z._default(pointsNumber, 0),
+              organiser: z._default(pointsNumber, 0),
+            },
+            {
+              error: (iss) =>
+                iss.code === 'unrecognized_keys'
+                  ? `has unknown field(s) ${iss.keys.join(', ')}`
+                  : 'must be null or {category, points, per_day, winner, volunteer, organiser}',
+            },
+          ),
+        ),
+        null,
       ),
     },
     { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be an object') },
@@ -327,6 +354,16 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
       })
     }
 
+    // An event's activity points name one of the college's categories (issue 26), in its spelling.
+    const { categories } = await settingsOf(tx)
+    parsed.events.forEach((e, i) => {
+      const index = parsed.eventRefs.find((r) => r.slug === e.slug)?.index ?? i
+      if (!e.activity_points) return
+      const category = categories.find((c) => c.toLowerCase() === e.activity_points!.category.trim().toLowerCase())
+      if (category) e.activity_points.category = category
+      else problems.push(`events[${index}] "${e.slug}".activity_points.category: must be one of the college's categories (${categories.join(', ')})`)
+    })
+
     if (problems.length) throw new CatalogueError([...new Set(problems)])
 
     const result: ImportResult = { councils: {}, events: {} }
@@ -383,6 +420,7 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
             inEventActivity: e.in_event_activity,
             isTicketFeatureEnabled: e.is_ticket_feature_enabled,
             ticketCount: e.ticket_count,
+            activityPoints: e.activity_points,
           })),
         )
         // tickets_sold is not part of the file: an update keeps the tickets already claimed.
@@ -410,6 +448,7 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
                 'inEventActivity',
                 'isTicketFeatureEnabled',
                 'ticketCount',
+                'activityPoints',
               ] as const
             ).map((k) => [k, sql.raw(`excluded."${events[k].name}"`)]),
           ),

@@ -431,7 +431,9 @@ export function doorRepository(db: Db) {
           dates: events.dates,
           venue: events.venue,
           tickets_sold: events.ticketsSold,
-          checked_in: sql<number>`(SELECT count(*)::int FROM ${participants} WHERE ${participants.eventId} = ${events.id} AND ${participants.checkedInAt} IS NOT NULL)`,
+          // Written out with aliases: Drizzle leaves the columns of a one-table select unqualified, so
+          // `${participants.eventId} = ${events.id}` compared a participant's event with its own id (issue 22 item 3).
+          checked_in: sql<number>`(SELECT count(*)::int FROM participants p WHERE p.event_id = "events"."id" AND p.checked_in_at IS NOT NULL)`,
         })
         .from(events)
         .where(and(inArray(events.state, [...DOOR_STATES]), mayDoor(userId)))

@@ -16,6 +16,7 @@ import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } fro
 import { rolesRepository } from './roles.ts'
 import { auditLog, councilOrganizers, councils, events, fairEntrants, participants, teams, users, waitlist } from './schema.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
+import { activityPointsOf, type ActivityPointsInputValue } from './points.ts'
 
 type EventRow = typeof events.$inferSelect
 type Tx = Db
@@ -45,6 +46,7 @@ export interface EventInputValue {
   schedule?: Partial<Record<ScheduleKey, string | null>>
   fair_start?: { window_seconds: number } | null
   questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
+  activity_points?: ActivityPointsInputValue | null
 }
 
 export interface CouncilInputValue {
@@ -73,6 +75,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     state: e.state as AnyEventState,
     long_description: e.longDescription,
     questions: e.questions as Question[],
+    activity_points: e.activityPoints ?? null,
   }
 }
 
@@ -297,6 +300,8 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
             values.fairWindowSeconds = DEFAULT_FAIR_WINDOW_SECONDS
             values.fairSeed = newFairSeed()
           }
+          // Activity points (issue 26): the category must be one of the college's, read in this transaction.
+          if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)
           if (input.questions !== undefined) {
             const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
             values.questions = input.questions.map((q) => {

@@ -71,6 +71,11 @@ export type Refusal =
   | 'certificateNotReady'
   | 'certificateNotCheckedIn'
   | 'certificateCodesExhausted'
+  // Activity points (server/db/points.ts)
+  | 'pointsCategoryUnknown'
+  | 'winnersAfterEvent'
+  | 'winnerNotParticipant'
+  | 'studentNotFound'
 
 /**
  * `message`, when present, replaces the table's message (a refusal whose words depend on the data);

@@ -5,6 +5,7 @@
 // notification is sent by one of them; a transient failure is queued again by that instance (retry()), for the
 // one subscription it failed for, not before its backoff (migration 0009).
 import { sql } from 'drizzle-orm'
+import { NOTIFY_LIMITS } from '../../contract/notify-limits.ts'
 import type { Db } from './index.ts'
 import { recordAudit } from './audit.ts'
 import { type Outcome, outcomeOf, Refused, rowsOf } from './outcomes.ts'
@@ -33,7 +34,7 @@ export interface OutboxItem extends Notification {
 export type Audience = 'PARTICIPANTS' | 'TICKET_HOLDERS' | 'WAITLIST'
 
 /** An organiser's messages per event in 24 hours. */
-export const NOTIFY_PER_DAY = 5
+export const NOTIFY_PER_DAY = NOTIFY_LIMITS.per_day
 
 /**
  * Subscriptions one student keeps (issue 21 item 4: one student stored 200, and one notification made 200 sends to
@@ -212,6 +213,58 @@ export function pushRepository(db: Db) {
         INSERT INTO push_outbox (user_id, title, body, url, tag, attempts, not_before, endpoint)
         VALUES (${item.userId}, ${item.title}, ${item.body}, ${item.url}, ${item.tag ?? null}::text, ${attempts},
                 now() + make_interval(secs => ${delaySeconds}), ${endpoint})`)
+    },
+
+    /**
+     * What the console's "Send a notification" form shows (issue 22 item 1): per audience, its students and those of
+     * them with a subscription (a message reaches those); the messages left in the last 24 hours, and when the
+     * oldest of them leaves the window. Organisers of the event's council and admins only; reads only.
+     */
+    async notifyStatus(
+      access: { councilId: number; manage: boolean } | null,
+      eventId: number,
+    ): Promise<
+      Outcome<{ audiences: Record<Audience, { students: number; notifications_on: number }>; limit: number; remaining: number; frees_at: string | null }>
+    > {
+      if (!access) return { ok: false, refusal: 'eventNotFound' }
+      if (!access.manage) return { ok: false, refusal: 'notOrganiser' }
+      const [reach] = rowsOf(
+        await db.execute(sql`
+          WITH audience AS (
+            SELECT p.user_id, p.ticket_collected, false AS waiting FROM participants p WHERE p.event_id = ${eventId}
+            UNION ALL
+            SELECT w.user_id, false, true FROM waitlist w WHERE w.event_id = ${eventId}
+          ), reach AS (
+            SELECT a.*, EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id) AS on_ FROM audience a
+          )
+          SELECT count(DISTINCT user_id) FILTER (WHERE NOT waiting)::int AS participants,
+                 count(DISTINCT user_id) FILTER (WHERE NOT waiting AND on_)::int AS participants_on,
+                 count(DISTINCT user_id) FILTER (WHERE ticket_collected)::int AS holders,
+                 count(DISTINCT user_id) FILTER (WHERE ticket_collected AND on_)::int AS holders_on,
+                 count(DISTINCT user_id) FILTER (WHERE waiting)::int AS waiting,
+                 count(DISTINCT user_id) FILTER (WHERE waiting AND on_)::int AS waiting_on
+            FROM reach`),
+      ) as Record<string, number>[]
+      const [sent] = rowsOf(
+        await db.execute(
+          sql`SELECT count(*)::int AS n, min(at) + interval '24 hours' AS frees_at
+                FROM audit_log WHERE event_id = ${eventId} AND action = 'event.notify' AND at > now() - interval '24 hours'`,
+        ),
+      ) as { n: number; frees_at: Date | string | null }[]
+      const n = (key: string) => Number(reach?.[key] ?? 0)
+      return {
+        ok: true,
+        value: {
+          audiences: {
+            PARTICIPANTS: { students: n('participants'), notifications_on: n('participants_on') },
+            TICKET_HOLDERS: { students: n('holders'), notifications_on: n('holders_on') },
+            WAITLIST: { students: n('waiting'), notifications_on: n('waiting_on') },
+          },
+          limit: NOTIFY_PER_DAY,
+          remaining: Math.max(0, NOTIFY_PER_DAY - Number(sent?.n ?? 0)),
+          frees_at: sent?.frees_at ? new Date(sent.frees_at).toISOString() : null,
+        },
+      }
     },
 
     /**

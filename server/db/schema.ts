@@ -25,6 +25,16 @@ export const eventState = pgEnum('event_state', ALL_EVENT_STATES)
 export const registrationType = pgEnum('registration_type', REGISTRATION_TYPES)
 export const gender = pgEnum('gender', GENDERS)
 
+/** An event's activity points as stored (events.activity_points): contract/points.ts declares the wire form. */
+export interface ActivityPointsValue {
+  category: string
+  points: number
+  per_day: boolean
+  winner: number
+  volunteer: number
+  organiser: number
+}
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
 export const users = pgTable(
@@ -47,6 +57,8 @@ export const users = pgTable(
     interests: jsonb('interests').$type<string[]>().notNull().default([]),
     // The chapter's administrators (API.md Part 2 "Roles"): granted only by the operator CLI.
     isAdmin: boolean('is_admin').notNull().default(false),
+    /** A lateral-entry student: the college's lateral-entry target of activity points applies (migration 0012). */
+    lateralEntry: boolean('lateral_entry').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -55,6 +67,7 @@ export const users = pgTable(
     // One student per mobile number and per student ID (any case): the index decides, never a read first.
     uniqueIndex('users_phone_number').on(t.phoneNumber),
     uniqueIndex('users_roll_number').on(sql`lower(${t.rollNumber})`),
+    index('users_year_branch').on(t.year, t.branch),
   ],
 )
 
@@ -110,6 +123,8 @@ export const events = pgTable(
     scheduleAppliedThrough: timestamp('schedule_applied_through', { withTimezone: true }),
     /** Registration questions: [{id, label, kind, options, required}] (API.md Part 2 "Registration questions"). */
     questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
+    /** What the event gives in activity points (migration 0012, issue 26): null gives none. */
+    activityPoints: jsonb('activity_points').$type<ActivityPointsValue | null>(),
     createdAt: createdAt(),
     /** Raised by a trigger when what the calendar feed shows changes (migration 0008): SEQUENCE and LAST-MODIFIED. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
@@ -216,6 +231,7 @@ export const participants = pgTable(
     index('participants_user').on(t.userId),
     index('participants_team').on(t.teamId),
     index('participants_event_checked_in').on(t.eventId).where(sql`${t.checkedInAt} IS NOT NULL`),
+    index('participants_user_checked_in').on(t.userId).where(sql`${t.checkedInAt} IS NOT NULL`),
     check('participants_rating_range', sql`${t.rating} IS NULL OR (${t.rating} BETWEEN 1 AND 5)`),
     check('participants_checked_in_holds_ticket', sql`${t.checkedInAt} IS NULL OR ${t.ticketCollected}`),
     check(
@@ -463,4 +479,59 @@ export const uploads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('uploads_uploaded_by').on(t.uploadedBy)],
+)
+
+// ---- Activity points (migration 0012, issue 26) ----
+
+/** The college's settings of activity points: one row (id 1). */
+export const pointsSettings = pgTable(
+  'points_settings',
+  {
+    id: smallint('id').primaryKey().default(1),
+    categories: jsonb('categories').$type<string[]>().notNull(),
+    target: integer('target').notNull().default(100),
+    lateralEntryTarget: integer('lateral_entry_target').notNull().default(75),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('points_settings_one_row', sql`${t.id} = 1`), check('points_settings_targets', sql`${t.target} >= 0 AND ${t.lateralEntryTarget} >= 0`)],
+)
+
+/** The winners of an event, marked by its organisers once it is completed; each a participant of the event. */
+export const eventWinners = pgTable(
+  'event_winners',
+  {
+    eventId: integer('event_id').notNull(),
+    userId: integer('user_id').notNull(),
+    title: text('title'),
+    markedBy: integer('marked_by').references(() => users.id, { onDelete: 'set null' }),
+    markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'event_winners_pkey', columns: [t.eventId, t.userId] }),
+    index('event_winners_user').on(t.userId),
+    foreignKey({ name: 'event_winners_participant', columns: [t.eventId, t.userId], foreignColumns: [participants.eventId, participants.userId] })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
+  ],
+)
+
+/** The verification code of one entry of a student's record, made when a transcript first prints it. */
+export const pointCodes = pgTable(
+  'point_codes',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    code: text('code').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'point_codes_pkey', columns: [t.userId, t.eventId, t.kind] }),
+    uniqueIndex('point_codes_code').on(t.code),
+    check('point_codes_kind', sql`${t.kind} IN ('ATTENDED', 'WINNER', 'VOLUNTEER', 'ORGANISER')`),
+  ],
 )

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 // pdf-lib (about 25 MB resident) is loaded at the first certificate, not at start (issue 15 item 6).
-import type { Color, PDFFont, PDFPage } from 'pdf-lib'
+import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib'
 import { TIME_ZONE } from '../../contract/constants.ts'
 import type { Certificate } from '../db/feeds.ts'
 import { printedCode } from './secrets.ts'
@@ -117,7 +117,7 @@ export function runsOf(text: string, fonts: { covers(char: string): boolean }[])
 }
 
 /** Writes the runs of a line centred at height `y`, shrunk until it fits `maxWidth`. */
-function centred(page: PDFPage, runs: Run<PDFFont>[], y: number, size: number, color: Color, maxWidth = 700) {
+export function centred(page: PDFPage, runs: Run<PDFFont>[], y: number, size: number, color: Color, maxWidth = 700) {
   const widthAt = (s: number) => runs.reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, s), 0)
   let s = size
   while (s > 8 && widthAt(s) > maxWidth) s -= 1
@@ -128,7 +128,7 @@ function centred(page: PDFPage, runs: Run<PDFFont>[], y: number, size: number, c
   }
 }
 
-type Weight = 'regular' | 'bold'
+export type Weight = 'regular' | 'bold'
 
 /**
  * The mark-positioning features left out. @pdf-lib/fontkit fails on some words of the Telugu and Gurmukhi fonts
@@ -138,34 +138,15 @@ type Weight = 'regular' | 'bold'
  */
 const UNPOSITIONED_MARKS: Record<string, boolean> = { abvm: false, blwm: false, mark: false, mkmk: false, dist: false }
 
-export async function certificatePdf(c: Certificate, options: { verifyUrl: string; chapter: string; logo: Uint8Array | null }): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib')
-  const RED = rgb(0.784, 0.063, 0.18) // #c8102e, the logo's red
-  const INK = rgb(0.12, 0.12, 0.14)
-  const MUTED = rgb(0.38, 0.38, 0.42)
-  const pdf = await PDFDocument.create()
-  const clean = { name: pdfLine(c.name), event: pdfLine(c.event), council: pdfLine(c.council), chapter: pdfLine(options.chapter) }
-  // PDF metadata is UTF-16: any script as it is.
-  pdf.setTitle(`Certificate of participation: ${clean.name}, ${clean.event}`)
-  pdf.setAuthor(clean.chapter)
-  pdf.setSubject(`Verification code ${printedCode(c.code)}`)
-  pdf.setCreator('Campus Events')
-  pdf.setProducer('Campus Events')
-  const page = pdf.addPage([842, 595]) // A4 landscape, in points
-  const standard: Record<Weight, PDFFont> = {
-    regular: await pdf.embedFont(StandardFonts.Helvetica),
-    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
-  }
+/**
+ * Writes lines of people's text (names, events, councils) in a PDF: in the standard fonts where they can write them,
+ * else in the script fonts (loaded only when `lines` need them), embedded once per font. The certificate and the
+ * activity points transcript (transcript-pdf.ts) both write with it.
+ */
+export async function textWriter(pdf: PDFDocument, standard: Record<Weight, PDFFont>, lines: string[]) {
   const fixed = (text: string, weight: Weight): Run<PDFFont>[] => [{ text, font: standard[weight] }]
-  const date = certificateDate(c.dates)
-  const lines = {
-    chapter: clean.chapter,
-    name: clean.name,
-    event: clean.event,
-    organised: `organised by ${clean.council}${date ? `, on ${date}` : ''}.`,
-  }
-  // The script fonts only when a line needs them: Latin-1 certificates stay as small and quick as before.
-  const scripts = Object.values(lines).some((text) => latin(text) !== text) ? await (await import('./certificate-fonts.ts')).scriptFonts() : null
+  // The script fonts only when a line needs them: Latin-1 documents stay as small and quick as before.
+  const scripts = lines.some((text) => latin(text) !== text) ? await (await import('./certificate-fonts.ts')).scriptFonts() : null
   if (scripts) pdf.registerFontkit(scripts.fontkit)
   const embedded = new Map<string, PDFFont>()
   /** Whether fontkit lays the text out in this font (with these features), tried before the font is embedded. */
@@ -204,6 +185,35 @@ export async function certificatePdf(c: Certificate, options: { verifyUrl: strin
     }
     return runs
   }
+  return { fixed, text }
+}
+
+export async function certificatePdf(c: Certificate, options: { verifyUrl: string; chapter: string; logo: Uint8Array | null }): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib')
+  const RED = rgb(0.784, 0.063, 0.18) // #c8102e, the logo's red
+  const INK = rgb(0.12, 0.12, 0.14)
+  const MUTED = rgb(0.38, 0.38, 0.42)
+  const pdf = await PDFDocument.create()
+  const clean = { name: pdfLine(c.name), event: pdfLine(c.event), council: pdfLine(c.council), chapter: pdfLine(options.chapter) }
+  // PDF metadata is UTF-16: any script as it is.
+  pdf.setTitle(`Certificate of participation: ${clean.name}, ${clean.event}`)
+  pdf.setAuthor(clean.chapter)
+  pdf.setSubject(`Verification code ${printedCode(c.code)}`)
+  pdf.setCreator('Campus Events')
+  pdf.setProducer('Campus Events')
+  const page = pdf.addPage([842, 595]) // A4 landscape, in points
+  const standard: Record<Weight, PDFFont> = {
+    regular: await pdf.embedFont(StandardFonts.Helvetica),
+    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
+  }
+  const date = certificateDate(c.dates)
+  const lines = {
+    chapter: clean.chapter,
+    name: clean.name,
+    event: clean.event,
+    organised: `organised by ${clean.council}${date ? `, on ${date}` : ''}.`,
+  }
+  const { fixed, text } = await textWriter(pdf, standard, Object.values(lines))
   const width = page.getWidth()
   const height = page.getHeight()
 

@@ -19,6 +19,7 @@ import { randomInviteCode } from '../teams/invite-codes.ts'
 import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
 import { uploadsRepository, type UploadsRepository } from '../db/uploads.ts'
 import { randomCertificateCode } from '../feeds/secrets.ts'
+import { pointsRepository, type PointsRepository } from '../db/points.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +40,7 @@ declare module 'fastify' {
     joinAttempts: AttemptLimiter
     feedsRepository: FeedsRepository
     uploadsRepository: UploadsRepository
+    pointsRepository: PointsRepository
   }
 }
 
@@ -82,4 +84,5 @@ export const repositories = [
   ),
   fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('uploadsRepository', uploadsRepository(app.db)), { name: 'uploads-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('pointsRepository', pointsRepository(app.db, randomCertificateCode)), { name: 'points-repository', dependencies: DB }),
 ]

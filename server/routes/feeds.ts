@@ -11,6 +11,7 @@ import { feedSecrets, normalCode, printedCode } from '../feeds/secrets.ts'
 import type { Certificate } from '../db/feeds.ts'
 import { notFound } from '../errors.ts'
 import { declared } from './declare.ts'
+import { verifiedPointsAnswer } from './verify-points.ts'
 import { valueOf } from './outcomes.ts'
 
 interface Options {
@@ -93,6 +94,9 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
     handler: async (request, reply) => {
       const code = normalCode(request.params.code)
       const found = code ? await feeds.verify(code) : null
+      // One more kind (issue 26): a code of an activity points transcript's entry.
+      const points = code && !found ? await app.pointsRepository.verify(code) : null
+      if (points) return verifiedPointsAnswer(request.headers.accept ?? '', reply as FastifyReply, points, CHAPTER)
       // JSON when asked for; and an unknown code is the API's JSON 404 for any client that is not a browser.
       const accept = request.headers.accept ?? ''
       const json = /\bapplication\/json\b/.test(accept) || (!found && !/\btext\/html\b/.test(accept))

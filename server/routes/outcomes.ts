@@ -3,6 +3,7 @@
 import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
+import { POINTS_MESSAGES } from '../../contract/points.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -162,6 +163,11 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   certificateNotCheckedIn: { status: 403, message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.' },
   // Three taken codes in a row: a passing condition, worth a retry.
   certificateCodesExhausted: { status: 503, message: 'Could not make the certificate right now. Please try again.' },
+  // Activity points (issue 26): the category's message lists the college's categories (server/db/points.ts).
+  pointsCategoryUnknown: { status: 400, message: POINTS_MESSAGES.categoryUnknown([]) },
+  winnersAfterEvent: { status: 403, message: POINTS_MESSAGES.winnersAfterEvent },
+  winnerNotParticipant: { status: 404, message: POINTS_MESSAGES.notParticipant },
+  studentNotFound: { status: 404, message: POINTS_MESSAGES.studentNotFound },
 }
 
 export const AROUND_MESSAGES = {

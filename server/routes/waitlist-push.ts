@@ -68,6 +68,16 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
       return { error: false as const, sent }
     },
   })
+
+  app.route({
+    ...declared(CALLS.orgNotifyStatus),
+    handler: async (request) => {
+      const { event_id } = request.body
+      const access = await app.rolesRepository.eventAccess(request.userId, event_id)
+      if (!access && !(await app.orgRepository.hasOrganiserRole(request.userId))) throw refusal('notOrganiser')
+      return { error: false as const, ...valueOf(await app.pushRepository.notifyStatus(access, event_id)) }
+    },
+  })
 }
 
 /** The public call: the VAPID key the app subscribes with. */

@@ -35,57 +35,8 @@ export interface Encoded {
   cardHeight: number
 }
 
-// sharp (libvips, about 28 MB resident) is loaded at the first upload, not at start (issue 15 item 6).
-const loadSharp = async () => {
-  const { default: sharp } = await import('sharp')
-  // One libvips thread per image: an upload takes one core at most, never the event loop's.
-  sharp.concurrency(1)
-  return sharp
-}
-
-/** The image's pixels (width x height) from its header alone, or null when the header cannot be read. */
-export async function pixelsOf(buffer: Buffer): Promise<number | null> {
-  const sharp = await loadSharp()
-  try {
-    const { width, height } = await sharp(buffer, { limitInputPixels: false }).metadata()
-    return width && height ? width * height : null
-  } catch {
-    return null
-  }
-}
-
-// Images are re-encoded one at a time per instance (uploads queue here): a burst of them costs one core for a
-// while, never every core at once beside the students' calls (issue 21 item 1: "slow uploads").
-let queue: Promise<unknown> = Promise.resolve()
-
-/** Decodes and re-encodes, after the images before it; throws when the bytes are not a readable image. */
-export function encode(buffer: Buffer): Promise<Encoded> {
-  const turn = queue.then(() => encodeNow(buffer))
-  queue = turn.catch(() => {})
-  return turn
-}
-
-async function encodeNow(buffer: Buffer): Promise<Encoded> {
-  const sharp = await loadSharp()
-  // Decoded once, at the details' width (the pixels, turned upright), and both widths made from those pixels: a
-  // fifth less CPU than decoding the upload twice.
-  const pixels = await sharp(buffer, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
-    .rotate()
-    .resize({ width: DETAILS_WIDTH, withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-  const source = () => sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } })
-  const details = await source().webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
-  const card = await source().resize({ width: CARD_WIDTH, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer({ resolveWithObject: true })
-  return {
-    details: details.data,
-    card: card.data,
-    width: details.info.width,
-    height: details.info.height,
-    cardWidth: card.info.width,
-    cardHeight: card.info.height,
-  }
-}
+// Reading the header and re-encoding happen in the encoder's own, niced process (./encoder.ts).
+export { encode, pixelsOf } from './encoder.ts'
 
 /** The stored files' names: `<name>.webp` (details) and `<name>-card.webp` (card). */
 export const UPLOAD_NAME = /^[0-9a-f]{32}(-card)?\.webp$/

@@ -28,6 +28,13 @@ export function createOrgCalls(client: Pick<Client, 'request' | 'refresh'>, base
       post<Answer<'orgCouncilSave'>>('/org/p/council/save' satisfies PathOf<'orgCouncilSave'>, body).then((d) => d.council),
     organizers: (body: Request<'orgCouncilOrganizers'>) =>
       post<Answer<'orgCouncilOrganizers'>>('/org/p/council/organizers' satisfies PathOf<'orgCouncilOrganizers'>, body).then((d) => d.organizers),
+    /** Issue 22 item 1: how many each audience reaches and the messages left today, then the message itself. */
+    notifyStatus: (eventId: number) =>
+      post<Answer<'orgNotifyStatus'>>(
+        '/org/p/event/notify/status' satisfies PathOf<'orgNotifyStatus'>,
+        { event_id: eventId } satisfies Request<'orgNotifyStatus'>,
+      ),
+    notify: (body: Request<'orgNotify'>) => post<Answer<'orgNotify'>>('/org/p/event/notify' satisfies PathOf<'orgNotify'>, body).then((d) => d.sent),
     /** Admins: the audit log, newest first, 100 a page; `before` an entry id to read on from. */
     audit: (body: Request<'orgAudit'>) => post<Answer<'orgAudit'>>('/org/p/audit' satisfies PathOf<'orgAudit'>, body).then((d) => d.entries),
     /** One image as multipart/form-data; answers the stored image's address. */

@@ -4,6 +4,7 @@
 import { computed, signal } from '@preact/signals'
 import type { DoorEvent, DoorTicket } from '../../contract/types.ts'
 import { ApiError, type DoorAnswer, doorApi, PASSING } from '../api/door.ts'
+import { session } from './session.ts'
 
 export interface QueuedScan {
   ticket_code: string
@@ -57,6 +58,13 @@ async function idbSet(key: string, value: unknown): Promise<void> {
 // ---- State ----
 
 export const doorEvents = signal<DoorEvent[] | null>(null)
+/**
+ * Set when the server could not be reached and the events shown are the ones kept on this phone (issue 22 item 2):
+ * when that list was fetched.
+ */
+export const eventsKeptFrom = signal<string | null>(null)
+/** When each event's ticket list kept on this phone was downloaded (its `as_of`), by event id. */
+export const keptLists = signal<Record<number, string>>({})
 export const doorError = signal<string | null>(null)
 export const eventId = signal<number | null>(null)
 export const gate = signal<string>('')
@@ -114,13 +122,43 @@ async function bumpGate(by: number) {
 
 // ---- Calls ----
 
+/**
+ * The events kept on this phone, with whose they are: another account signed in on it does not see them (while the
+ * user is not known yet offline, the tokens on the phone are still the account that kept them: sign-out clears them).
+ */
+const EVENTS_KEY = 'events'
+interface KeptEvents {
+  userId: number | null
+  events: DoorEvent[]
+  at: string
+}
+
+/**
+ * The events the caller may check in at. Each successful answer is kept on this phone, so after a reload with no
+ * network (issue 22 item 2) the same events open with the ticket lists downloaded for them.
+ */
 export async function loadEvents() {
   doorError.value = null
   try {
-    doorEvents.value = await doorApi.events()
+    const events = await doorApi.events()
+    doorEvents.value = events
+    eventsKeptFrom.value = null
+    await idbSet(EVENTS_KEY, { userId: session.user.value?.id ?? null, events, at: new Date().toISOString() } satisfies KeptEvents)
   } catch (error) {
-    doorError.value = error instanceof Error ? error.message : String(error)
+    const kept = error instanceof ApiError && PASSING.includes(error.status) ? await idbGet<KeptEvents>(EVENTS_KEY) : undefined
+    const me = session.user.value?.id
+    if (kept && (me === undefined || kept.userId === null || kept.userId === me)) {
+      doorEvents.value = kept.events
+      eventsKeptFrom.value = kept.at
+      online.value = false
+    } else doorError.value = error instanceof Error ? error.message : String(error)
   }
+  const lists: Record<number, string> = {}
+  for (const e of doorEvents.value ?? []) {
+    const list = await idbGet<{ as_of: string | null }>(`tickets:${e.id}`)
+    if (list?.as_of) lists[e.id] = list.as_of
+  }
+  keptLists.value = lists
 }
 
 /** Downloads the event's ticket list into IndexedDB (kept for offline checks). */

@@ -5,6 +5,7 @@ import { action, createModel, signal, type ReadonlySignal } from '@preact/signal
 import type { AnyEventState } from '../../contract/constants.ts'
 import type { AuditEntry, EventInput, ManagedCouncil, OrgEvent, OrgPerson, ParticipantRow, Question } from '../../contract/types.ts'
 import { orgApi, type OrgApi } from '../api/org.ts'
+import type { Answer } from '../../contract/api.ts'
 import { fetchedList } from './fetched-list.ts'
 
 /** The audit log's page size (contract/org.ts orgAudit): a full page means there may be older entries. */
@@ -17,6 +18,8 @@ export interface AuditLog {
   /** The last page was full: older entries may follow. */
   more: boolean
 }
+
+export type NotifyStatus = Omit<Answer<'orgNotifyStatus'>, 'error'>
 
 export interface Participants {
   eventId: number
@@ -53,6 +56,7 @@ export const OrgModel = createModel((api: OrgApi) => {
   const participants = perEvent<Participants>('participants')
   const staff = perEvent<OrgPerson[]>('door volunteers')
   const audit = perEvent<AuditLog>('audit log')
+  const notifyStatus = perEvent<NotifyStatus>('notification status')
 
   /** The saved event replaces its old copy in the list, or joins it first. */
   const put = (event: OrgEvent) => {
@@ -91,6 +95,20 @@ export const OrgModel = createModel((api: OrgApi) => {
     /** Adds (or removes) a door volunteer by e-mail; rejects with the server's message. */
     changeStaff: action((eventId: number, email: string, remove?: boolean) => staff.load(eventId, () => api.staff({ event_id: eventId, email, remove }))),
 
+    /** The "Send a notification" form (issue 22 item 1): each audience's reach and the messages left today. */
+    notifyStatus: notifyStatus.value as ReadonlySignal<NotifyStatus | null>,
+    notifyStatusError: notifyStatus.error as ReadonlySignal<string | null>,
+    loadNotifyStatus: action((eventId: number) => notifyStatus.load(eventId, () => api.notifyStatus(eventId)).catch(() => {})),
+    /** Sends an organiser's message; answers how many students' phones it went to, and reads the status again. */
+    notify: action(async (body: Parameters<OrgApi['notify']>[0]) => {
+      try {
+        return await api.notify(body)
+      } finally {
+        const id = Number(body.event_id)
+        void notifyStatus.load(id, () => api.notifyStatus(id)).catch(() => {})
+      }
+    }),
+
     audit: audit.value as ReadonlySignal<AuditLog | null>,
     auditError: audit.error as ReadonlySignal<string | null>,
     /**
@@ -123,7 +141,7 @@ export const OrgModel = createModel((api: OrgApi) => {
     }),
     /** Forgets everything (tests; another user signing in reloads the page anyway). */
     reset: action(() => {
-      for (const s of [list.items, councilList.items, participants.value, staff.value, audit.value] as { value: unknown }[]) s.value = null
+      for (const s of [list.items, councilList.items, participants.value, staff.value, audit.value, notifyStatus.value] as { value: unknown }[]) s.value = null
     }),
     changeOrganizer: action(async (councilId: number, email: string, remove?: boolean) => {
       const organizers = await api.organizers({ council_id: councilId, email, remove })

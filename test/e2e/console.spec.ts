@@ -8,15 +8,19 @@
 // scheduler moves the event at its production interval; the page refetches at the minute; a marker kept on
 // window proves the document never reloaded). The student registers through the form that asks the question
 // (its message on touch); the organiser finds the registration and the answer in Participants and in the CSV.
+// The organiser then sends the participants a notification from the event's screen (issue 22 item 1): its reach
+// and the day's sends shown first, a confirmation, "Sent to 1 phone", and the student's push service (one played
+// by the test on this machine) gets it encrypted, decrypted here to the same title.
 // axe finds no serious or critical violation on the console's screens, light and dark.
 import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { devices, expect, test, type Browser, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CARD_WIDTH, DETAILS_WIDTH } from '../../server/uploads/images.ts'
+import { decryptPush, type LocalService, localService, pushKeys, subscriptionKeys } from '../fixtures/web-push.ts'
 import { cli, moveEvents } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
-import { newStudent, openAs, signIn, type Student } from './support/students.ts'
+import { mustCall, newStudent, openAs, signIn, type Student } from './support/students.ts'
 
 // Two server starts, the CLI and two long walks (each waits about 90 s for the scheduled opening) on a shared
 // two-core machine.
@@ -26,6 +30,9 @@ let server: RunningServer
 let organiser: Student
 let student: Student
 let admin: Student
+/** The student's push service, played here: what the server sends to it, decrypted. */
+let pushService: LocalService
+const pushed: { title: string; body: string }[] = []
 
 test.beforeAll(async () => {
   test.setTimeout(240_000)
@@ -38,9 +45,23 @@ test.beforeAll(async () => {
     await cli(dataDir, ['role:grant', organiser.email, 'organizer', '1'])
     await cli(dataDir, ['role:grant', admin.email, 'admin'])
   })
+  const keys = pushKeys()
+  pushService = await localService((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      pushed.push(JSON.parse(decryptPush(Buffer.concat(chunks), keys)))
+      res.statusCode = 201
+      res.end()
+    })
+  })
+  await mustCall(server.url, student.accessToken, '/push/p/subscribe', {
+    subscription: { endpoint: `${pushService.base}/arjun-phone`, expirationTime: null, keys: subscriptionKeys(keys) },
+  })
 })
 test.afterAll(async () => {
   await server?.stop()
+  await pushService?.close()
 })
 
 async function expectNoSeriousViolations(page: Page, screen: string) {
@@ -208,6 +229,32 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
   await page.reload()
   await expect(page.locator('strong', { hasText: 'Registration open' })).toBeVisible({ timeout: 15_000 })
   await expectNoSeriousViolations(page, 'Event')
+
+  // A notification to the participants (issue 22 item 1): who it reaches and the day's sends before, the result after.
+  const notify = page.getByRole('region', { name: 'Send a notification' })
+  await expect(notify.getByTestId('notify-reach')).toHaveText('Reaches 1 of 1 registered students: those who turned notifications on.', {
+    timeout: 15_000,
+  })
+  await expect(notify.getByTestId('notify-left')).toHaveText('5 of 5 messages left today.')
+  await notify.getByRole('button', { name: 'Send notification' }).click()
+  await expect(notify.getByLabel('Title')).toBeFocused()
+  await expect(notify.getByText('Write a title.')).toBeVisible()
+  const title = `Bring your laptop (${laptop ? 'laptop' : 'phone'})`
+  await notify.getByLabel('Title').fill(title)
+  await expect(notify.getByText(`${title.length} of 80 characters`)).toBeVisible()
+  await notify.getByLabel('Message').fill('Doors open at 6 PM at the Seminar Hall.')
+  await notify.getByRole('radio', { name: /Ticket holders/ }).check()
+  await expect(notify.getByTestId('notify-reach')).toHaveText('No ticket holders yet: nobody would get it.')
+  await notify.getByRole('radio', { name: /Participants/ }).check()
+  await notify.getByRole('button', { name: 'Send notification' }).click()
+  const confirmSend = page.getByRole('dialog', { name: 'Send to 1 phone?' })
+  await expect(confirmSend).toContainText('Doors open at 6 PM')
+  await expectNoSeriousViolations(page, 'Notification confirmation')
+  await confirmSend.getByRole('button', { name: 'Confirm' }).click()
+  await expect(notify.getByRole('status')).toHaveText('Sent to 1 phone', { timeout: 15_000 })
+  await expect(notify.getByTestId('notify-left')).toHaveText('4 of 5 messages left today.')
+  await expect.poll(() => pushed.map((p) => p.title), { timeout: 20_000 }).toContain(title)
+  expect(pushed.find((p) => p.title === title)?.body).toBe('Doors open at 6 PM at the Seminar Hall.')
   await page.getByRole('link', { name: 'Participants' }).first().click()
   const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Arjun Student/ }) })
   await expect(row).toBeVisible({ timeout: 15_000 })

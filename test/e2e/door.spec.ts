@@ -1,7 +1,10 @@
 // The door screen (issue 12) through the real server and the built app on a phone: a volunteer (an admin here)
 // opens /door, picks the event and a gate; the camera path with a fake camera playing a rendered ticket checks it
 // in through the in-house decoder; the offline path downloads the list, loses the network, queues three scans
-// ("offline: 3 scans waiting"), gets the network back and syncs them, with the counts right.
+// ("offline: 3 scans waiting"), gets the network back and syncs them, with the counts right. After a reload with
+// no network (issue 22 item 2) the picker shows the events and ticket lists kept on the phone, with the list's
+// time, and a scan is checked against the kept list; the picker's "N of M checked in" is the server's (item 3).
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,7 +12,8 @@ import { devices, expect, test, type Browser } from '@playwright/test'
 import { cli, moveEvents } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { launchWithFakeCamera, writeTicketVideo } from './support/fake-camera.ts'
-import { eventId, mustCall, newStudent, signIn, type Student } from './support/students.ts'
+import { controlledBySW } from './support/offline.ts'
+import { callApi, eventId, mustCall, newStudent, signIn, type Student } from './support/students.ts'
 
 /** The server sheds load (503) when the machine is busy: the set-up calls wait and try again. */
 async function call(token: string, path: string, body: unknown): Promise<any> {
@@ -39,6 +43,7 @@ test.beforeAll(async ({ launchOptions }) => {
     await newStudent(server.url, 'Kabir Shah'),
     await newStudent(server.url, 'Meera Iyer'),
     await newStudent(server.url, 'Rohan Das'),
+    await newStudent(server.url, 'Tara Menon'),
   ]
   id = await eventId(server.url, volunteer, 'Garba Night')
   server = await moveEvents(server, [[id, 'REGISTRATION_OPEN']])
@@ -113,5 +118,56 @@ test('offline: list downloaded, network cut, three scans queued, network back, s
   expect(list.tickets.filter((t: any) => t.checked_in_at).length).toBe(before + 3)
   expect(list.tickets.filter((t: any) => t.gate === 'South').length).toBe(3)
   await expect(page.getByTestId('total-count')).toHaveText(String(before + 3))
+  await context.close()
+})
+
+test('offline after a reload: the events and ticket list kept on the phone open, with the list’s time, and a scan is checked against the list (issue 22 items 2, 3)', async () => {
+  // At least two in (the walks above let them in; run alone, this does): the picker's count must be the server's.
+  for (const c of [codes[1], codes[2]])
+    await callApi(server.url, volunteer.accessToken, '/door/p/check-in', { event_id: id, ticket_code: c, scan_id: randomUUID(), gate: 'West' })
+  const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7']
+  const context = await browser.newContext({ ...phone })
+  const page = await context.newPage()
+  await signIn(page, server.url, volunteer)
+  await page.goto(`${server.url}/door`)
+  await controlledBySW(page)
+  // Again, now through the service worker: the door's files are kept on the phone as they load.
+  await page.reload()
+  const list = await call(volunteer.accessToken, '/door/p/tickets', { event_id: id })
+  const inNow = list.tickets.filter((t: any) => t.checked_in_at).length
+  expect(inNow).toBeGreaterThan(1)
+  const event = page.getByRole('button', { name: /Garba Night/ })
+  await expect(event).toContainText(`${inNow} of ${list.tickets.length} checked in`, { timeout: 20_000 })
+  await page.getByLabel('Gate name').fill('East')
+  await event.click()
+  await expect(page.getByTestId('ticket-total')).toHaveText(String(list.tickets.length), { timeout: 20_000 })
+  await expect(page.getByText(/^List from \d{1,2}:\d\d [AP]M, kept on this phone/)).toBeVisible()
+  await page.getByRole('button', { name: 'Change event' }).click()
+
+  await context.setOffline(true)
+  await page.reload()
+  await expect(page.getByRole('status').filter({ hasText: /^Offline: your events as of \d{1,2}:\d\d [AP]M/ })).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText('No connection to the server')).toHaveCount(0)
+  const kept = page.getByRole('button', { name: /Garba Night/ })
+  await expect(kept).toContainText(/List from \d{1,2}:\d\d [AP]M/)
+  await expect(kept).toBeEnabled()
+  await page.getByLabel('Gate name').fill('East')
+  await kept.click()
+  await expect(page.getByTestId('ticket-total')).toHaveText(String(list.tickets.length))
+  await expect(page.getByTestId('total-count')).toHaveText(String(inNow))
+  const code = page.getByLabel(/Ticket code/)
+  await code.fill(codes[4])
+  await code.press('Enter')
+  await expect(page.locator('[data-result]')).toHaveAttribute('data-result', 'CHECKED_IN')
+  await expect(page.getByRole('alert').getByText('Tara Menon')).toBeVisible()
+  await expect(page.getByText('Checked offline against the ticket list')).toBeVisible()
+  await page.getByRole('button', { name: 'Next ticket' }).click()
+  await expect(page.getByText('offline: 1 scan waiting')).toBeVisible()
+  await expect(page.getByTestId('total-count')).toHaveText(String(inNow + 1))
+
+  await context.setOffline(false)
+  await expect(page.getByText(/scans? waiting|offline scans/)).toHaveCount(0, { timeout: 30_000 })
+  const after = await call(volunteer.accessToken, '/door/p/tickets', { event_id: id })
+  expect(after.tickets.find((t: any) => t.ticket_code === codes[4]).gate).toBe('East')
   await context.close()
 })

@@ -91,7 +91,19 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     await t.database.db
       .insert(schema.pushSubscriptions)
       .values({ userId: otherLeader.id, endpoint: heldEndpoint, p256dh: 'BP' + 'A'.repeat(85), auth: 'A'.repeat(22) })
-    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint }
+    // Activity points (issue 26): the completed event gives points, the member is its winner, and that entry has a
+    // transcript code; every other role's record is empty, and nobody reads another's.
+    await t.database.db
+      .update(schema.events)
+      .set({ activityPoints: { category: 'Technical', points: 10, per_day: false, winner: 20, volunteer: 0, organiser: 0 } })
+      .where(sql`${schema.events.id} = ${completed}`)
+    await t.database.db.insert(schema.eventWinners).values({ eventId: completed, userId: member.id })
+    const pointCode = `P${randomBytes(5)
+      .toString('hex')
+      .toUpperCase()
+      .replace(/[ILOU]/g, '7')}`.slice(0, 10)
+    await t.database.db.insert(schema.pointCodes).values({ userId: member.id, eventId: completed, kind: 'WINNER', code: pointCode })
+    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint, pointCode }
   }
   type World = Awaited<ReturnType<typeof world>>
 
@@ -344,6 +356,19 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
           ['POST /org/p/council/organizers', '/api/v1/org/p/council/organizers', () => ({ council_id: 1, email: 'someone@example.edu' })],
           ['POST /org/p/council/save', '/api/v1/org/p/council/save', () => ({ name: 'Takeover' })],
           ['POST /org/p/audit', '/api/v1/org/p/audit', () => ({})],
+          // Activity points (issue 26): an event's points and winners are its organisers'; the rest admins'.
+          ['POST /org/p/event/points', '/api/v1/org/p/event/points', (w: World) => ({ event_id: w.completed })],
+          ['POST /org/p/event/winners (list)', '/api/v1/org/p/event/winners', (w: World) => ({ event_id: w.completed })],
+          ['POST /org/p/event/winners (mark)', '/api/v1/org/p/event/winners', (w: World) => ({ event_id: w.completed, user_id: w.users.leader.id })],
+          [
+            'POST /org/p/event/winners (unmark)',
+            '/api/v1/org/p/event/winners',
+            (w: World) => ({ event_id: w.completed, user_id: w.users.member.id, remove: true }),
+          ],
+          ['POST /org/p/points/settings', '/api/v1/org/p/points/settings', () => ({})],
+          ['POST /org/p/points/settings/save', '/api/v1/org/p/points/settings/save', () => ({ target: 1 })],
+          ['POST /org/p/points/student', '/api/v1/org/p/points/student', () => ({ email: 'student1@example.edu', lateral_entry: true })],
+          ['POST /org/p/points/below-target', '/api/v1/org/p/points/below-target', () => ({})],
         ] as const
       ).map(([name, url, body]) => [
         name,
@@ -354,6 +379,43 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
         } satisfies Row,
       ]),
     ),
+    'GET /org/p/points/export.csv': {
+      method: 'GET',
+      url: () => '/api/v1/org/p/points/export.csv?year=2027',
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only admins can do this.' }),
+    },
+    // A student reads their own record only: an id in the body is no part of the call.
+    'POST /user/p/points (with the winner’s id in the body)': {
+      url: () => '/api/v1/user/p/points',
+      body: (w) => ({ user_id: w.users.member.id }),
+      expect: bearerOnly(),
+      check: (_w, role, body) => {
+        expect(body.record.total).toBe(role === 'member' ? 20 : 0)
+        expect(body.record.entries.length).toBe(role === 'member' ? 1 : 0)
+      },
+    },
+    'GET /user/p/points/transcript.pdf': {
+      method: 'GET',
+      text: true,
+      url: () => '/api/v1/user/p/points/transcript.pdf',
+      body: () => undefined,
+      // The winner's entry already has its code: the transcript writes nothing new for anyone.
+      expect: bearerOnly(),
+      check: (_w, _role, body) => expect(body.startsWith('%PDF-')).toBe(true),
+    },
+    'GET /verify/{a transcript entry’s code}': {
+      method: 'GET',
+      text: true,
+      url: (w) => `/api/v1/verify/${w.pointCode}`,
+      body: () => undefined,
+      // Public, as the certificates' codes: the code is what it is asked with.
+      expect: () => ({ status: 200 }),
+      check: (_w, _role, body) => {
+        expect(body).toContain('<h1>Activity points verified</h1>')
+        expect(body).toContain('<dt>Points</dt><dd>20</dd>')
+      },
+    },
     'GET /org/p/event/{id}/participants.csv': {
       method: 'GET',
       url: (w) => `/api/v1/org/p/event/${w.open}/participants.csv`,
@@ -420,6 +482,11 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     'POST /org/p/event/notify (students are not organisers)': {
       url: () => '/api/v1/org/p/event/notify',
       body: (w) => ({ event_id: w.tickets, title: 'Hello', body: 'Doors open at 6', to: 'PARTICIPANTS' }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
+    },
+    'POST /org/p/event/notify/status (students are not organisers)': {
+      url: () => '/api/v1/org/p/event/notify/status',
+      body: (w) => ({ event_id: w.tickets }),
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
     },
     // ---- The calendar feed and certificates (issue 13) ----

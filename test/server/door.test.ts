@@ -240,6 +240,17 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     expect(Date.parse(list.body.as_of)).not.toBeNaN()
   })
 
+  it('counts each event’s check-ins in the event list (two of three in: 2, the other event 0; issue 22 item 3)', async () => {
+    const w = await doorWorld(t)
+    await scan(w, w.codes[0], 'North')
+    await scan(w, w.codes[2], 'South')
+    const counts = (await doorPost(t, 'events', {}, w.users.organiser.auth)).body.events.map((e: any) => [e.id, e.tickets_sold, e.checked_in])
+    expect(counts).toContainEqual([w.eventId, 3, 2])
+    expect(counts.find((c: number[]) => c[0] === w.otherEventId)[2]).toBe(0)
+    await doorPost(t, 'check-in/undo', { event_id: w.eventId, ticket_code: w.codes[2] }, w.users.door.auth)
+    expect((await doorPost(t, 'events', {}, w.users.door.auth)).body.events[0].checked_in).toBe(1)
+  })
+
   it('works only in TICKET_OPEN, TICKET_CLOSED and ONGOING (403 with a message otherwise: API.md, 403 for a wrong state)', async () => {
     for (const state of ['TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING'] as const) {
       const w = await doorWorld(t, { state, holders: 1 })

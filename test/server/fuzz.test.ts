@@ -267,6 +267,21 @@ describe(`fuzz over every call on ${KIND}`, () => {
       // A fair opening's window (issue 24) on the console's save: valid, off, too long, wrong type.
       fair_start: () =>
         r.chance(0.6) ? r.pick([{ window_seconds: 60 }, { window_seconds: 0 }, null, { window_seconds: 3601 }, { window_seconds: '60' }, {}]) : anyValue(),
+      // Activity points (issue 26).
+      activity_points: () =>
+        r.chance(0.6)
+          ? {
+              category: r.pick(['Technical', 'sports', 'Dancing', '']),
+              points: r.pick([0, 5, 10, 101, -1, '5']),
+              per_day: r.pick([true, false, 'yes']),
+              winner: r.pick([0, 20, 1.5]),
+            }
+          : r.pick([null, anyValue()]),
+      categories: () => (r.chance(0.6) ? r.pick([['Technical', 'Cultural'], ['A', 'a'], [], ['x'.repeat(61)], ['Sports', ' ']]) : anyValue()),
+      target: () => (r.chance(0.6) ? r.pick([100, 0, 1001, 75]) : anyValue()),
+      lateral_entry_target: () => (r.chance(0.6) ? r.pick([75, 0, 80]) : anyValue()),
+      lateral_entry: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
+      remove: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
     }
     // Fields outside a call's list, which must be ignored (never written).
     const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {
@@ -291,6 +306,8 @@ describe(`fuzz over every call on ${KIND}`, () => {
       // with nothing or one thing to set is drawn.
       orgEventSave: () => ({ id: ids.soon }),
       orgCouncilSave: () => ({ id: councilId }),
+      // A winner of the completed event, whose participants are every fuzz user (issue 26).
+      orgEventWinners: () => ({ event_id: ids.done, user_id: r.pick(users).id }),
     }
     const pathId = () => (r.chance(0.5) ? String(r.pick(Object.values(ids))) : enc(str(anyValue()).slice(0, 200)))
     // Every call of the contract registry: a call declared there is fuzzed without a change here.
@@ -441,5 +458,5 @@ describe(`fuzz over every call on ${KIND}`, () => {
     for (const call of ['/user/p/update', '/event/p/register-for-event', '/event/p/rate', '/event/p/create-team', '/event/p/get/:id', '/auth/logout']) {
       expect(okCalls, call).toContain(`/api/v1${call}`)
     }
-  }, 120_000)
+  }, 400_000)
 })

@@ -311,6 +311,7 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
       ['/org/p/event/participants', (id) => ({ event_id: id })],
       ['/org/p/event/staff', (id) => ({ event_id: id })],
       ['/org/p/event/notify', (id) => ({ event_id: id, title: 'T', body: 'B', to: 'PARTICIPANTS' })],
+      ['/org/p/event/notify/status', (id) => ({ event_id: id })],
     ]
     for (const [path, body] of calls) {
       for (const role of ['student', 'door'] as const) {

@@ -222,6 +222,63 @@ describe('web push', () => {
     expect(audited).toHaveLength(5)
     expect(audited[0].actorId).toBe(organiser.id)
   })
+
+  it('notify status: each audience’s students and those with notifications on, the messages left today; organisers and admins only, reads only (issue 22 item 1)', async () => {
+    const eventId = await makeEvent(t, { maPpt: 1, state: 'TICKET_OPEN' })
+    const [{ councilId }] = await t.database.db.select({ councilId: schema.events.organizerId }).from(schema.events).where(eq(schema.events.id, eventId))
+    const organiser = await t.student()
+    await t.database.db.insert(schema.councilOrganizers).values({ councilId, userId: organiser.id })
+    const admin = await t.student({ isAdmin: true } as never)
+    const holder = await browser()
+    await browser(holder.student) // a second phone of the same student: still one student
+    const registered = await browser()
+    const quiet = await t.student() // registered, notifications off
+    const waiting = await browser()
+    await t.database.db.update(schema.events).set({ isTicketFeatureEnabled: true, ticketCount: 5 }).where(eq(schema.events.id, eventId))
+    await t.database.db.insert(schema.participants).values([
+      { eventId, userId: holder.student.id },
+      { eventId, userId: registered.student.id },
+      { eventId, userId: quiet.id },
+      { eventId, userId: waiting.student.id },
+    ])
+    expect((await post(t, 'claim-ticket', { event_id: eventId }, holder.student.auth)).status).toBe(200)
+    await t.database.db.insert(schema.waitlist).values({ eventId, userId: waiting.student.id })
+    const status = (who: { auth: { authorization: string } }, id = eventId) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/org/p/event/notify/status',
+        headers: { 'content-type': 'application/json', ...who.auth },
+        payload: { event_id: id },
+      })
+    const first = await status(organiser)
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.json()).toEqual({
+      error: false,
+      audiences: {
+        PARTICIPANTS: { students: 4, notifications_on: 3 },
+        TICKET_HOLDERS: { students: 1, notifications_on: 1 },
+        WAITLIST: { students: 1, notifications_on: 1 },
+      },
+      limit: 5,
+      remaining: 5,
+      frees_at: null,
+    })
+    expect((await status(admin)).statusCode).toBe(200)
+    expect((await status(quiet)).json()).toEqual({ error: true, message: 'Only organisers of this event’s council can do this.' })
+    expect((await status(organiser, 2147483647)).statusCode).toBe(404)
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/org/p/event/notify',
+      headers: { 'content-type': 'application/json', ...organiser.auth },
+      payload: { event_id: eventId, title: 'Gate 2', body: 'Use gate 2.', to: 'PARTICIPANTS' },
+    })
+    expect(sent.json()).toEqual({ error: false, sent: first.json().audiences.PARTICIPANTS.notifications_on })
+    const after = (await status(organiser)).json()
+    expect(after.remaining).toBe(4)
+    const freesIn = Date.parse(after.frees_at) - Date.now()
+    expect(freesIn).toBeGreaterThan(23 * 3600_000)
+    expect(freesIn).toBeLessThanOrEqual(24 * 3600_000)
+  })
 })
 
 // Issue 15 item 6: the key pair of a first start is made with node:crypto, so web-push is not loaded at start; it

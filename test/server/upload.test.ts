@@ -4,11 +4,13 @@
 // uses is removed a day after its upload.
 import { randomBytes } from 'node:crypto'
 import { readdir } from 'node:fs/promises'
+import { getPriority } from 'node:os'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { uploadsDirOf } from '../../server/plugins/uploads.ts'
+import { ENCODER_NICE, encoderPid } from '../../server/uploads/encoder.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 function multipart(file: Buffer, filename: string, type: string) {
@@ -35,6 +37,22 @@ describe('POST /org/p/upload', () => {
     const { payload, contentType } = multipart(file, name, type)
     return t.app.inject({ method: 'POST', url: '/api/v1/org/p/upload', headers: { 'content-type': contentType, ...auth }, payload })
   }
+
+  it('re-encodes in a process of its own at a lower CPU priority, and a new one takes over when it dies (issue 21 item 1)', async () => {
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 10, g: 90, b: 200 } } })
+      .png()
+      .toBuffer()
+    expect((await upload(png, organiser.auth, 'a.png', 'image/png')).statusCode).toBe(200)
+    const pid = encoderPid()
+    expect(pid).toBeDefined()
+    expect(pid).not.toBe(process.pid)
+    expect(getPriority(pid)).toBe(Math.min(19, getPriority() + ENCODER_NICE))
+    process.kill(pid!, 'SIGKILL')
+    await vi.waitFor(() => expect(encoderPid()).toBeUndefined())
+    const again = await upload(png, organiser.auth, 'b.png', 'image/png')
+    expect(again.statusCode, again.body).toBe(200)
+    expect(encoderPid()).not.toBe(pid)
+  })
 
   it('re-encodes a JPEG with EXIF as WebP in two widths, metadata gone, served immutable', async () => {
     const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 200, g: 30, b: 30 } } })

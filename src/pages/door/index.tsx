@@ -13,6 +13,8 @@ import {
   doorError,
   doorEvents,
   eventId,
+  eventsKeptFrom,
+  keptLists,
   gate,
   gateCount,
   lastCheckIn,
@@ -32,6 +34,9 @@ import { formatIST } from '../../lib/dates.ts'
 import s from './style.module.css'
 
 const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
+/** A kept list's time: "5:42 PM" today, "Thu, 26 Nov, 5:42 PM" before (a list from yesterday must say so). */
+const listTime = (iso: string) =>
+  formatIST(iso, '{YYYY}-{MM}-{DD}') === formatIST(Date.now(), '{YYYY}-{MM}-{DD}') ? time(iso) : formatIST(iso, '{ddd}, {D} {MMM}, {h}:{mm} {A}')
 
 /** A short beep: high and short for yes, low and long for no (WebAudio, nothing to download). */
 let audio: AudioContext | null = null
@@ -102,19 +107,32 @@ function Pick() {
         <input value={gateName} maxLength={40} onInput={(e) => setGateName(e.currentTarget.value)} />
       </label>
       {doorError.value && <p role="alert">{doorError.value}</p>}
+      {eventsKeptFrom.value && (
+        <p class={s.offline} role="status">
+          Offline: your events as of {listTime(eventsKeptFrom.value)}, with the ticket lists kept on this phone. Scans wait here and are sent when the network
+          returns.
+        </p>
+      )}
       {events === null && !doorError.value && <p>Loading your events…</p>}
       {events?.length === 0 && <p>No event is open for check-in that you are on the door team of.</p>}
       <ul class={s.events}>
-        {events?.map((e) => (
-          <li key={e.id}>
-            <button type="button" class={s.eventButton} onClick={() => void openDoor(e.id, gateName)}>
-              <span class={s.eventName}>{e.name}</span>
-              <span class={s.small}>
-                {e.checked_in} of {e.tickets_sold} checked in
-              </span>
-            </button>
-          </li>
-        ))}
+        {events?.map((e) => {
+          const kept = keptLists.value[e.id]
+          // Offline, an event with no list on this phone cannot check anyone: every code would read as unknown.
+          const unusable = !!eventsKeptFrom.value && !kept
+          return (
+            <li key={e.id}>
+              <button type="button" class={s.eventButton} disabled={unusable} onClick={() => void openDoor(e.id, gateName)}>
+                <span class={s.eventName}>{e.name}</span>
+                <span class={s.small}>
+                  {e.checked_in} of {e.tickets_sold} checked in
+                  {eventsKeptFrom.value ? ` (as of ${listTime(eventsKeptFrom.value)})` : ''}
+                </span>
+                <span class={s.small}>{kept ? `List from ${listTime(kept)}` : unusable ? 'No ticket list on this phone' : ''}</span>
+              </button>
+            </li>
+          )
+        })}
       </ul>
     </section>
   )
@@ -140,6 +158,10 @@ function Scanning() {
   }
 
   useEffect(() => () => scanner.current?.stop(), [])
+  // The camera's code is fetched while there is a network, so the service worker keeps it for a later offline start.
+  useEffect(() => {
+    if (navigator.onLine) void import('./scanner/index.ts').catch(() => {})
+  }, [])
   // Back to the code field after each answer, so a hardware scanner's next code lands in it.
   useEffect(() => {
     if (!answer.value) input.current?.focus()
@@ -249,7 +271,7 @@ function Scanning() {
           Check in
         </button>
       </form>
-      {listAsOf.value && <p class={s.small}>Ticket list from {time(listAsOf.value)}, kept on this phone for offline checks.</p>}
+      {listAsOf.value && <p class={s.small}>List from {listTime(listAsOf.value)}, kept on this phone for offline checks.</p>}
       {answer.value && <Answer shown={answer.value} />}
     </section>
   )

@@ -1,5 +1,6 @@
 // One event in the console: its counts, the state control (current state, the next scheduled move and its time,
-// a manual move confirmed with what students will see) and its door volunteers (add by e-mail, remove).
+// a manual move confirmed with what students will see), its door volunteers (add by e-mail, remove) and a
+// notification to its students (notify.tsx).
 import { useEffect, useState } from 'preact/hooks'
 import { ALL_EVENT_STATES, type AnyEventState } from '../../../contract/constants.ts'
 import type { OrgEvent } from '../../../contract/types.ts'
@@ -10,6 +11,7 @@ import { formatMoment, nextMove, SCHEDULE_STEPS, STATE_NAMES } from '../../lib/o
 import { STUDENTS_SEE } from '../../lib/state-moves.ts'
 import { org } from '../../stores/org.ts'
 import { Counts } from './counts.tsx'
+import { NotifyForm } from './notify.tsx'
 
 function StateControl({ event }: { event: OrgEvent }) {
   const [target, setTarget] = useState<AnyEventState>(event.state)
@@ -172,6 +174,7 @@ export default function EventPage({ id }: { id: number }) {
       <div class="m-cards">
         <StateControl key={event.state} event={event} />
         <DoorVolunteers eventId={id} />
+        {event.state !== 'DRAFT' && <NotifyForm eventId={id} />}
       </div>
     </>
   )

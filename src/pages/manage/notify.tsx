@@ -1,0 +1,131 @@
+// "Send a notification" on an event's console screen (issue 22 item 1): a push message to its participants, ticket
+// holders or waitlist. It says, before sending, how many students each audience has and how many of them have
+// notifications on (a message reaches only those), how many of the 5 messages a day are left, and, once sent,
+// how many phones it went to. The server checks the limits again (400 naming the field, 429 past five a day).
+import { useEffect, useState } from 'preact/hooks'
+import { NOTIFY_LIMITS } from '../../../contract/notify-limits.ts'
+import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { formatMoment } from '../../lib/org-event.ts'
+import { org } from '../../stores/org.ts'
+
+type Audience = 'PARTICIPANTS' | 'TICKET_HOLDERS' | 'WAITLIST'
+
+/** Each audience: its value, its name, and who it is in a sentence. */
+const AUDIENCES: [Audience, string, string][] = [
+  ['PARTICIPANTS', 'Participants', 'registered students'],
+  ['TICKET_HOLDERS', 'Ticket holders', 'ticket holders'],
+  ['WAITLIST', 'Waitlist', 'students on the waitlist'],
+]
+
+const phones = (n: number) => `${n} phone${n === 1 ? '' : 's'}`
+
+/** A text field with its limit counted as one types, and its error (focused on a failed send). */
+function Text(props: { id: 'title' | 'body'; label: string; value: string; error?: string; set: (v: string) => void }) {
+  const Tag = props.id === 'body' ? 'textarea' : 'input'
+  const hint = `notify-${props.id}-hint`
+  return (
+    <div class="m-field">
+      <label for={`notify-${props.id}`}>{props.label}</label>
+      <Tag
+        id={`notify-${props.id}`}
+        value={props.value}
+        maxLength={NOTIFY_LIMITS[props.id]}
+        aria-invalid={!!props.error}
+        aria-describedby={hint}
+        onInput={(e) => props.set(e.currentTarget.value)}
+      />
+      <span id={hint} class={props.error ? 'm-error' : 'm-muted'}>
+        {props.error} {props.value.length} of {NOTIFY_LIMITS[props.id]} characters
+      </span>
+    </div>
+  )
+}
+
+export function NotifyForm({ eventId }: { eventId: number }) {
+  const [to, setTo] = useState<Audience>('PARTICIPANTS')
+  const [title, setTitle] = useState('')
+  const [body, setBody] = useState('')
+  const [errors, setErrors] = useState<{ title?: string; body?: string }>({})
+  const [note, setNote] = useState<[string, boolean] | null>(null)
+  const [step, setStep] = useState<'' | 'confirm' | 'busy'>('')
+  useEffect(() => {
+    org.loadNotifyStatus(eventId)
+  }, [eventId])
+
+  const status = org.notifyStatus.value
+  const [, , who] = AUDIENCES.find((a) => a[0] === to)!
+  const reach = status?.audiences[to]
+  const left = status?.remaining
+
+  const send = async () => {
+    setStep('busy')
+    try {
+      setNote([`Sent to ${phones(await org.notify({ event_id: eventId, title: title.trim(), body: body.trim(), to }))}`, false])
+      setTitle('')
+      setBody('')
+    } catch (err) {
+      setNote([(err as Error).message, true])
+    }
+    setStep('')
+  }
+
+  return (
+    <section class="m-card" aria-labelledby="notify-h">
+      <h2 id="notify-h">Send a notification</h2>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          const found = { title: title.trim() ? undefined : 'Write a title.', body: body.trim() ? undefined : 'Write the message.' }
+          setErrors(found)
+          setNote(null)
+          const first = found.title ? 'title' : found.body ? 'body' : null
+          if (first) document.getElementById(`notify-${first}`)?.focus()
+          else setStep('confirm')
+        }}
+      >
+        <fieldset class="m-plain">
+          <legend class="m-label">To</legend>
+          {AUDIENCES.map(([value, label]) => (
+            <label key={value} class="m-check">
+              <input type="radio" name="notify-to" checked={to === value} onChange={() => setTo(value)} />
+              {label}
+              {status && ` (${status.audiences[value].students})`}
+            </label>
+          ))}
+        </fieldset>
+        <Text id="title" label="Title" value={title} error={errors.title} set={setTitle} />
+        <Text id="body" label="Message" value={body} error={errors.body} set={setBody} />
+        <p data-testid="notify-reach">
+          {!reach
+            ? (org.notifyStatusError.value ?? 'Counting who it reaches…')
+            : reach.students
+              ? `Reaches ${reach.notifications_on} of ${reach.students} ${who}: those who turned notifications on.`
+              : `No ${who} yet: nobody would get it.`}
+        </p>
+        {status && (
+          <p class="m-muted" data-testid="notify-left">
+            {left
+              ? `${left} of ${status.limit} messages left today.`
+              : `No messages left today (${status.limit} a day)${status.frees_at ? `: the next can go on ${formatMoment(status.frees_at)}` : ''}.`}
+          </p>
+        )}
+        <button type="submit" class="button" disabled={!!step || left === 0}>
+          Send notification
+        </button>
+      </form>
+      <p role="status" class={note?.[1] ? 'm-error' : 'm-live'}>
+        {note?.[0]}
+      </p>
+      {step && (
+        <ConfirmModal title={`Send to ${reach ? phones(reach.notifications_on) : who}?`} busy={step === 'busy'} onConfirm={send} onCancel={() => setStep('')}>
+          <p>
+            <strong>{title.trim()}</strong>
+          </p>
+          <p>{body.trim()}</p>
+          <p>A notification cannot be taken back.</p>
+        </ConfirmModal>
+      )}
+    </section>
+  )
+}
