@@ -167,19 +167,14 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
         // A claim retried after its answer was lost (issue 27), or sent from a stale page: "already has a ticket"
         // means the student holds it. Show the ticket, as the lost answer would have.
         if (!(err instanceof ApiError && err.status === 409 && err.message === ALREADY_HAS_TICKET)) throw err
-        if (currentId === String(id)) await refresh()
-        const held = event.value?.id === id && event.value.Participant && event.value.Participant.ticket_collected
-        if (!held) write(id, (e) => ({ ...e, Participant: { ...(e.Participant || newParticipant()), ticket_collected: true } }))
+        write(id, (e) => ({ ...e, Participant: { ...(e.Participant || newParticipant()), ticket_collected: true } }))
+        await refresh() // its code
         return { toast: TICKET_CLAIMED }
       }
       if (answer.result === 'IN_DRAW') {
-        // A fair opening's window (issue 24): entered in the draw; the page waits for draw_at ("Results at ...").
-        const drawAt = answer.draw_at
-        write(id, (e) => ({
-          ...e,
-          fair_start: e.fair_start && { ...e.fair_start, draw_at: drawAt },
-          Participant: { ...(e.Participant || newParticipant()), draw: { entered_at: new Date().toISOString(), result: 'PENDING', position: null } },
-        }))
+        // A fair opening's window (issue 24): entered in the draw; the event as the server now holds it ('In the
+        // draw', "Results at ...", and the fetch at draw_at).
+        await refresh()
         return { toast: answer.message }
       }
       write(id, (e) => ({

@@ -12,6 +12,7 @@ import { participant } from '../fixtures/events.ts'
 import { detail } from './event-fixtures.ts'
 
 const NOW = Date.parse('2026-11-21T12:30:00Z')
+const NOW_ISO = new Date(NOW).toISOString()
 const DRAW_AT = '2026-11-21T12:31:00.000Z' // 6:01 PM in Asia/Kolkata
 const fair = { window_seconds: 60, draw_at: DRAW_AT, seed_hash: 'ab'.repeat(32), seed: null, entrants: null, keys: [] }
 
@@ -29,24 +30,23 @@ describe('a fair opening on the event page', () => {
       fair_start: { ...fair, seed: 'cd'.repeat(32), entrants: 3, keys: ['1', '2', '3'] },
       Participant: participant({ ticket_collected: true, ticket_code: '1234567890123456', draw: { entered_at: DRAW_AT, result: 'WON', position: 1 } }),
     }
-    let drawn = false
-    const getEvent = vi.fn(async () => (drawn ? won : open))
-    const claimTicket = vi.fn(async () => ({
-      error: false as const,
-      result: 'IN_DRAW' as const,
-      draw_at: DRAW_AT,
-      message: 'You are in the draw. Results at 6:01 PM.',
-    }))
+    const entered: EventDetail = { ...open, Participant: participant({ draw: { entered_at: NOW_ISO, result: 'PENDING', position: null } }) }
+    let state: 'open' | 'entered' | 'drawn' = 'open'
+    const getEvent = vi.fn(async () => ({ open, entered, drawn: won })[state])
+    const claimTicket = vi.fn(async () => {
+      state = 'entered'
+      return { error: false as const, result: 'IN_DRAW' as const, draw_at: DRAW_AT, message: 'You are in the draw. Results at 6:01 PM.' }
+    })
     const model = new EventDetailModel({ getEvent, register: fail, claimTicket, rate: fail })
     await model.load('51')
     expect(model.button.value?.label).toBe('RSVP for this event')
     expect(await model.claimTicket()).toEqual({ toast: 'You are in the draw. Results at 6:01 PM.' })
     expect(model.button.value).toEqual({ label: IN_DRAW, action: 'none', disabled: true })
     expect(model.next.value?.text).toBe('Results at 6:01 PM')
-    expect(getEvent).toHaveBeenCalledTimes(1)
-    drawn = true
-    await vi.advanceTimersByTimeAsync(60_000 + 1_500)
     expect(getEvent).toHaveBeenCalledTimes(2)
+    state = 'drawn'
+    await vi.advanceTimersByTimeAsync(60_000 + 1_500)
+    expect(getEvent).toHaveBeenCalledTimes(3)
     expect(model.button.value).toEqual({ label: 'View Ticket', action: 'view-ticket', disabled: false })
     expect(model.announcement.value).toBe(TICKET_CLAIMED)
     model.clearAnnouncement()
