@@ -228,9 +228,16 @@ export const STUDENT_CALLS = {
     path: '/event/p/claim-ticket',
     auth: 'bearer',
     tag: 'events',
-    summary: 'Claims the caller’s ticket: TICKET_OPEN, tickets enabled, registered; one each, never past ticket_count.',
+    summary:
+      'Claims the caller’s ticket: TICKET_OPEN, tickets enabled, registered; one each, never past ticket_count. Inside a fair opening’s window (API.md Part 3) it enters the caller in the draw instead (IN_DRAW; a second entry changes nothing).',
     body: fields(eventRef),
-    answers: { 200: ok({ message, ticket_code: z.string() }), ...bearer(403, 404, 409) },
+    answers: {
+      200: z.union([
+        ok({ result: z.literal('CLAIMED'), message, ticket_code: z.string() }),
+        ok({ result: z.literal('IN_DRAW'), draw_at: z.string(), message }),
+      ]),
+      ...bearer(403, 404, 409),
+    },
   },
   rate: {
     method: 'POST',

@@ -53,6 +53,14 @@ const dateTime = z.nullable(z.string())
 /** A waitlisted student's place: their position, and the deadline of a ticket held for them (else null). */
 export const waitlistPlace = doc(z.object({ position: z.int(), offer_expires_at: dateTime }), { id: 'WaitlistPlace' })
 
+/**
+ * The caller's place in an event's draw (API.md Part 3): when they entered, and PENDING until the draw, then WON or
+ * WAITLISTED. Beyond API.md: `position`, their key's place in the sorted `fair_start.keys` (1 is first), null
+ * until the draw.
+ */
+export const DRAW_RESULTS = ['PENDING', 'WON', 'WAITLISTED'] as const
+export const drawEntry = doc(z.object({ entered_at: z.string(), result: z.enum(DRAW_RESULTS), position: z.nullable(z.int()) }), { id: 'DrawEntry' })
+
 export const detailParticipant = z.object({
   id: z.int(),
   ticket_collected: z.boolean(),
@@ -66,6 +74,8 @@ export const detailParticipant = z.object({
   waitlist: z.nullable(waitlistPlace),
   /** The caller's answers to the registration questions, by question id. */
   answers: z.record(z.string(), z.string()),
+  /** Null unless the caller entered the event's draw (API.md Part 3). */
+  draw: z.nullable(drawEntry),
 })
 
 /** When the server moves the event on by itself (API.md Part 2 "Event lifecycle"); each time or null. */
@@ -79,6 +89,26 @@ export const schedule = doc(
     ends_at: dateTime,
   }),
   { id: 'Schedule', description: 'ISO date-times with offset: at each, the event moves to the state that step starts.' },
+)
+
+/**
+ * A fair opening (API.md Part 3): for `window_seconds` after the event reaches TICKET_OPEN, claims enter a draw
+ * held at `draw_at`. `seed_hash` (lowercase hex SHA-256 of the seed's UTF-8 bytes) is published from the start;
+ * `seed`, `entrants` and `keys` (every entrant's draw key, HMAC-SHA256(key = seed, message = decimal user id) in
+ * lowercase hex, ascending) once the draw has run: before it `seed` and `entrants` are null and `keys` empty.
+ * Lists (EventSummary, the console's OrgEvent) always carry `keys` empty to stay small: the keys are in
+ * EventDetail only.
+ */
+export const fairStart = doc(
+  z.object({
+    window_seconds: z.int(),
+    draw_at: dateTime,
+    seed_hash: z.string(),
+    seed: z.nullable(z.string()),
+    entrants: z.nullable(z.int()),
+    keys: z.array(z.string()),
+  }),
+  { id: 'FairStart' },
 )
 
 export const QUESTION_KINDS = ['TEXT', 'LONG_TEXT', 'URL', 'CHOICE'] as const
@@ -119,6 +149,8 @@ export const eventFields = {
   ticket_count: z.int(),
   tickets_sold: z.int(),
   schedule,
+  /** Null: first come, first served. */
+  fair_start: z.nullable(fairStart),
 }
 
 export const eventSummary = doc(z.object({ ...eventFields, Participant: z.union([z.literal(false), summaryParticipant]) }), {

@@ -39,6 +39,9 @@ export const answersField = z.optional(z.nullable(z.record(z.string(), z.unknown
 
 export { EVENT_LIMITS } from './limits.ts'
 
+/** The longest draw window a fair opening may have, in seconds. */
+export const FAIR_WINDOW_MAX = 3600
+
 /** The steps of a schedule in the order they happen, with the state each starts. */
 export const SCHEDULE_STEPS = [
   ['registration_opens_at', 'REGISTRATION_OPEN'],
@@ -196,6 +199,18 @@ export const eventInputShape = {
   is_ticket_feature_enabled: z.optional(flag('is_ticket_feature_enabled')),
   ticket_count: z.optional(wholeNumber('ticket_count', 0, EVENT_LIMITS.ticket_count)),
   schedule: z.optional(scheduleInput),
+  /**
+   * A fair opening (API.md Part 3): `{window_seconds}`, 0 to 3600; 0 or null turns it off (first come, first served).
+   * On create, a ticketed event without it gets 60. It cannot change once the event has reached TICKET_OPEN (409).
+   */
+  fair_start: z.optional(
+    z.nullable(
+      z.object(
+        { window_seconds: wholeNumber('fair_start.window_seconds', 0, FAIR_WINDOW_MAX) },
+        { error: 'fair_start must be an object: {"window_seconds": a whole number of seconds}' },
+      ),
+    ),
+  ),
   questions: z.optional(
     z.array(questionInput, { error: 'questions must be a list of questions' }).check(
       z.maxLength(EVENT_LIMITS.questions, `questions: at most ${EVENT_LIMITS.questions}`),
@@ -247,6 +262,8 @@ export const eventCounts = doc(
     checked_in: z.int(),
     /** Students waiting for a ticket (0 until the waitlist exists). */
     waitlist: z.int(),
+    /** Beyond API.md: students in the event's draw (a fair opening), live during the window. */
+    entrants: z.int(),
     ratings: ratingsCounts,
   }),
   { id: 'EventCounts' },

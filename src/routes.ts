@@ -37,6 +37,8 @@ export const routes: RouteEntry[] = [
   { path: '/profile', component: page(() => import('./pages/profile/index.tsx')) },
   { path: '/profile/myevents', component: page(() => import('./pages/my-events/index.tsx')) },
   { path: '/event-details/:id', component: page(() => import('./pages/event-details/index.tsx')) },
+  // How a fair opening's draw is checked (issue 24): linked from an event with a draw.
+  { path: '/event-details/:id/draw', component: page(() => import('./pages/draw/index.tsx')) },
   { path: '/child-events/:id', component: page(() => import('./pages/child-events/index.tsx')) },
   { path: '/ticket/:id', component: page(() => import('./pages/ticket/index.tsx')) },
   { path: '/team-register/:id', component: page(() => import('./pages/team-register/index.tsx')) },

@@ -7,6 +7,7 @@ import * as z from 'zod/mini'
 import { EVENT_STATES, PHONE_DIGITS, REGISTRATION_TYPES } from '../../contract/constants.ts'
 import type { Db } from './index.ts'
 import { councils, events, participants } from './schema.ts'
+import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
 import { settingsOf } from './points.ts'
 
 export interface ImportResult {
@@ -126,6 +127,19 @@ const eventSchema = z
       in_event_activity: link,
       is_ticket_feature_enabled: flag,
       ticket_count: z._default(wholeNumber(0, ', 0 or more'), 0),
+      // A fair opening (issue 24): absent keeps a stored event's window, and gives a new ticketed event 60 s.
+      fair_start: z.optional(
+        z.nullable(
+          z.strictObject(
+            {
+              window_seconds: z
+                .int({ error: 'must be a whole number of seconds from 0 to 3600' })
+                .check(z.gte(0, 'must be a whole number of seconds from 0 to 3600'), z.lte(3600, 'must be a whole number of seconds from 0 to 3600')),
+            },
+            { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be {"window_seconds": n} or null') },
+          ),
+        ),
+      ),
       // Activity points (issue 26): the category is checked against the college's list on import.
       activity_points: z._default(
         z.nullable(
@@ -266,6 +280,9 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
         parent: parentEvent.slug,
         ticketsSold: events.ticketsSold,
         state: events.state,
+        fairWindowSeconds: events.fairWindowSeconds,
+        fairDrawAt: events.fairDrawAt,
+        fairDrawnAt: events.fairDrawnAt,
         eventPageImageUrl: events.eventPageImageUrl,
         bannerUrl: events.bannerUrl,
       })
@@ -300,6 +317,14 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
       const sold = storedBySlug.get(e.slug)?.ticketsSold ?? 0
       if (e.ticketCount < sold) problems.push(`${where}.ticket_count: ${e.ticketCount} is below the ${sold} tickets already claimed`)
     }
+    // The draw window cannot change once the event has reached TICKET_OPEN (as in the console).
+    parsed.events.forEach((e, i) => {
+      const was = storedBySlug.get(e.slug)
+      if (!was || e.fair_start === undefined) return
+      const window = e.fair_start?.window_seconds ?? 0
+      if (window !== was.fairWindowSeconds && (was.state === 'TICKET_OPEN' || was.fairDrawAt || was.fairDrawnAt))
+        problems.push(`events[${i}] "${e.slug}".fair_start: cannot change once tickets have opened (it is ${was.fairWindowSeconds} s)`)
+    })
     // An event given a parent must not itself be the parent of a stored or listed event.
     const parents = new Set([...parentOf.values()].filter((p): p is string => typeof p === 'string'))
     for (const e of parsed.eventRefs) {
@@ -437,6 +462,19 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
     // Parents first, so that the children can name their ids.
     await upsertEvents(parsed.events.filter((e) => e.parent === null))
     await upsertEvents(parsed.events.filter((e) => e.parent !== null))
+    // The draw windows: the file's, or 60 s for a new ticketed event; the seed is fixed the first time (a re-import
+    // keeps it). An event that is already TICKET_OPEN keeps its window (checked above for stored events; a new one
+    // imported straight into TICKET_OPEN opens first come, first served).
+    for (const e of parsed.events) {
+      const isNew = !storedBySlug.has(e.slug)
+      const window =
+        e.fair_start !== undefined ? (e.fair_start?.window_seconds ?? 0) : isNew && e.is_ticket_feature_enabled ? DEFAULT_FAIR_WINDOW_SECONDS : undefined
+      if (window === undefined) continue
+      await tx.execute(sql`
+        UPDATE ${events} SET fair_window_seconds = ${window}, fair_seed = coalesce(fair_seed, ${window > 0 ? newFairSeed() : null})
+          WHERE id = ${result.events[e.slug]} AND fair_window_seconds <> ${window}
+            AND state <> 'TICKET_OPEN' AND fair_draw_at IS NULL AND fair_drawn_at IS NULL`)
+    }
     return result
   })
 }

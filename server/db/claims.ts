@@ -37,10 +37,17 @@ function randomByte(): number {
   return randomPool[randomAt++]
 }
 
-type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'team_incomplete' | 'sold_out'
+type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'team_incomplete' | 'sold_out' | 'draw_pending' | `in_draw:${string}`
+
+/**
+ * What a claim that was not refused did: collected a ticket, entered the event's draw (a fair opening's window,
+ * migration 0011: the entry stands, a second one changes nothing), or found the window closed and the draw not
+ * yet run (the caller runs the draw, then claims again).
+ */
+export type Claim = { kind: 'ticket'; code: string } | { kind: 'entered'; drawAt: string } | { kind: 'drawPending' }
 
 /** The refusal for each answer of claim_tickets() other than 'claimed'. */
-const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed'>, Refusal> = {
+const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed' | 'draw_pending' | `in_draw:${string}`>, Refusal> = {
   not_found: 'eventNotFound',
   not_open: 'ticketsNotOpen',
   not_registered: 'notRegistered',
@@ -98,8 +105,8 @@ export function claimsRepository(db: Db) {
   }
 
   return {
-    /** Claims the caller's ticket: its code, or why not. */
-    async claim(userId: number, eventId: number): Promise<Outcome<string>> {
+    /** Claims the caller's ticket (or enters the draw in a fair opening's window), or why not. */
+    async claim(userId: number, eventId: number): Promise<Outcome<Claim>> {
       let inBatch = true
       for (let attempt = 0; ; attempt++) {
         const code = newTicketCode()
@@ -118,8 +125,10 @@ export function claimsRepository(db: Db) {
           if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 4) continue
           throw err
         }
-        if (status === 'claimed') return done(code)
-        const refusal = CLAIM_REFUSALS[status]
+        if (status === 'claimed') return done({ kind: 'ticket', code })
+        if (status === 'draw_pending') return done({ kind: 'drawPending' })
+        if (status.startsWith('in_draw:')) return done({ kind: 'entered', drawAt: status.slice('in_draw:'.length) })
+        const refusal = CLAIM_REFUSALS[status as keyof typeof CLAIM_REFUSALS]
         if (!refusal) throw new Error(`claim_tickets answered ${String(status)}`)
         return refused(refusal)
       }

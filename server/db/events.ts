@@ -11,6 +11,7 @@ import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
 import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
 import { waitlistPlaceOf } from './waitlist.ts'
+import { fairRepository, fairStartOf } from './fair.ts'
 
 type EventRow = typeof events.$inferSelect
 /** An event students may see: anything but a DRAFT (API.md Part 2: a draft exists only in the console). */
@@ -51,6 +52,7 @@ export function eventFields<R extends EventRow>(e: R, organizer: Organizer, chil
     ticket_count: e.ticketCount,
     tickets_sold: e.ticketsSold,
     schedule: scheduleOf(e),
+    fair_start: fairStartOf(e),
   }
 }
 
@@ -163,6 +165,8 @@ function listFilters(userId: number, query: EventListQuery) {
 }
 
 export function eventsRepository(db: Db) {
+  const fair = fairRepository(db)
+
   /** The event's row for choosing a refusal, or null. */
   async function find(eventId: number) {
     const [event] = await db
@@ -270,8 +274,13 @@ export function eventsRepository(db: Db) {
       if (!row) return null
       const team = mine?.teamId != null ? await loadTeam(db, mine.teamId) : null
       const waitlist = mine && !mine.ticketCollected && row.event.state === 'TICKET_OPEN' ? await waitlistPlaceOf(db, eventId, userId) : null
+      // A fair opening: the published draw (keys, seed) once it has run, and the caller's entry.
+      const fields = eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? [])
+      const drawn = fields.fair_start && row.event.fairDrawnAt ? await fair.published(eventId) : null
+      if (fields.fair_start && drawn) fields.fair_start.keys = drawn.keys
+      const draw = mine && fields.fair_start ? await fair.entryOf(eventId, userId, drawn) : null
       return {
-        ...eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? []),
+        ...fields,
         long_description: row.event.longDescription,
         questions: row.event.questions as Question[],
         Participant: mine
@@ -284,6 +293,7 @@ export function eventsRepository(db: Db) {
               rating: mine.rating,
               waitlist,
               answers: mine.answers ?? {},
+              draw,
             }
           : false,
         door_checked_in: door !== undefined,

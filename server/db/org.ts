@@ -14,8 +14,9 @@ import type { Db } from './index.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
+import { auditLog, councilOrganizers, councils, events, fairEntrants, participants, teams, users, waitlist } from './schema.ts'
+import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
 import { activityPointsOf, type ActivityPointsInputValue } from './points.ts'
-import { auditLog, councilOrganizers, councils, events, participants, teams, users, waitlist } from './schema.ts'
 
 type EventRow = typeof events.$inferSelect
 type Tx = Db
@@ -43,6 +44,7 @@ export interface EventInputValue {
   is_ticket_feature_enabled?: boolean
   ticket_count?: number
   schedule?: Partial<Record<ScheduleKey, string | null>>
+  fair_start?: { window_seconds: number } | null
   questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
   activity_points?: ActivityPointsInputValue | null
 }
@@ -106,7 +108,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
     .orderBy(asc(sql`${events.dates}->>0`), asc(events.id))
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.event.id)
-  const [kids, counts, teamCounts, waiting] = await Promise.all([
+  const [kids, counts, teamCounts, waiting, entered] = await Promise.all([
     db
       .select({ id: events.id, parentId: events.parentId })
       .from(events)
@@ -130,12 +132,18 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
       .groupBy(participants.eventId),
     db.select({ eventId: teams.eventId, n: sql<number>`count(*)::int` }).from(teams).where(inArray(teams.eventId, ids)).groupBy(teams.eventId),
     db.select({ eventId: waitlist.eventId, n: sql<number>`count(*)::int` }).from(waitlist).where(inArray(waitlist.eventId, ids)).groupBy(waitlist.eventId),
+    db
+      .select({ eventId: fairEntrants.eventId, n: sql<number>`count(*)::int` })
+      .from(fairEntrants)
+      .where(inArray(fairEntrants.eventId, ids))
+      .groupBy(fairEntrants.eventId),
   ])
   const children = new Map<number, { id: number }[]>()
   for (const k of kids) children.set(k.parentId!, [...(children.get(k.parentId!) ?? []), { id: k.id }])
   const byEvent = new Map(counts.map((c) => [c.eventId, c]))
   const teamsBy = new Map(teamCounts.map((c) => [c.eventId, Number(c.n)]))
   const waitingBy = new Map(waiting.map((c) => [c.eventId, Number(c.n)]))
+  const enteredBy = new Map(entered.map((c) => [c.eventId, Number(c.n)]))
   return rows.map(({ event, organizer }) => {
     const c = byEvent.get(event.id)
     const average = c?.average == null ? null : Math.round(Number(c.average) * 100) / 100
@@ -147,6 +155,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
         tickets_sold: event.ticketsSold,
         checked_in: Number(c?.checkedIn ?? 0),
         waitlist: waitingBy.get(event.id) ?? 0,
+        entrants: enteredBy.get(event.id) ?? 0,
         ratings: {
           count: Number(c?.ratings ?? 0),
           average,
@@ -278,6 +287,18 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
               const value = input.schedule[key]
               values[column] = value ? new Date(value) : null
             }
+          }
+          // A fair opening (issue 24): the seed is fixed the first time a window is set and never changes after;
+          // the window itself cannot change once the event has reached TICKET_OPEN (its draw is set or done).
+          if (input.fair_start !== undefined) {
+            const window = input.fair_start?.window_seconds ?? 0
+            if (before && window !== before.fairWindowSeconds && (before.state === 'TICKET_OPEN' || before.fairDrawAt || before.fairDrawnAt))
+              throw new Refused('fairStartLocked')
+            values.fairWindowSeconds = window
+            if (window > 0 && !before?.fairSeed) values.fairSeed = newFairSeed()
+          } else if (!before && input.is_ticket_feature_enabled) {
+            values.fairWindowSeconds = DEFAULT_FAIR_WINDOW_SECONDS
+            values.fairSeed = newFairSeed()
           }
           // Activity points (issue 26): the category must be one of the college's, read in this transaction.
           if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)

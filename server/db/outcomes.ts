@@ -47,6 +47,7 @@ export type Refusal =
   | 'ticketCountBelowSold'
   | 'teamModeLocked'
   | 'teamsTooBig'
+  | 'fairStartLocked'
   | 'personNotFound'
   // A registration answer that breaks its question's rule: the message (naming the question) rides along.
   | 'invalidAnswer'

@@ -129,6 +129,14 @@ export const events = pgTable(
     /** Raised by a trigger when what the calendar feed shows changes (migration 0008): SEQUENCE and LAST-MODIFIED. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     calendarModifiedAt: timestamp('calendar_modified_at', { withTimezone: true }).notNull().defaultNow(),
+    // A fair opening (issue 24, migration 0011): the draw window in seconds (0: first come, first served), the
+    // seed fixed when it is set (secret until the draw), when the draw is due (set on reaching TICKET_OPEN), when
+    // it ran (the once-only mark) and how many entered.
+    fairWindowSeconds: integer('fair_window_seconds').notNull().default(0),
+    fairSeed: text('fair_seed'),
+    fairDrawAt: timestamp('fair_draw_at', { withTimezone: true }),
+    fairDrawnAt: timestamp('fair_drawn_at', { withTimezone: true }),
+    fairEntrantCount: integer('fair_entrant_count'),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -141,8 +149,40 @@ export const events = pgTable(
     check('events_min_ppt_within_max', sql`${t.minPpt} >= 1 AND ${t.minPpt} <= ${t.maPpt}`),
     // The backstop against overselling: whatever the code does, the counter cannot pass the limit.
     check('events_tickets_within_count', sql`${t.ticketsSold} >= 0 AND ${t.ticketsSold} <= ${t.ticketCount}`),
+    check('events_fair_window_range', sql`${t.fairWindowSeconds} >= 0 AND ${t.fairWindowSeconds} <= 3600`),
+    check('events_fair_seed_set', sql`${t.fairWindowSeconds} = 0 OR ${t.fairSeed} IS NOT NULL`),
+    index('events_fair_draw_due').on(t.fairDrawAt).where(sql`${t.fairDrawAt} IS NOT NULL AND ${t.fairDrawnAt} IS NULL`),
   ],
 )
+
+/** A student entered in an event's draw (migration 0011): written once by the claim in the window. */
+export const fairEntrants = pgTable(
+  'fair_entrants',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('fair_entrants_user').on(t.userId)],
+)
+
+/** The published record of an event's draw (migration 0011): seed, counts, sorted keys, the last winner's key. */
+export const fairDraws = pgTable('fair_draws', {
+  eventId: integer('event_id')
+    .primaryKey()
+    .references(() => events.id, { onDelete: 'cascade' }),
+  drawnAt: timestamp('drawn_at', { withTimezone: true }).notNull().defaultNow(),
+  seed: text('seed').notNull(),
+  entrants: integer('entrants').notNull(),
+  winners: integer('winners').notNull(),
+  waitlisted: integer('waitlisted').notNull(),
+  lastWinnerKey: text('last_winner_key'),
+  keys: text('keys').array().notNull(),
+})
 
 export const teams = pgTable(
   'teams',

@@ -23,8 +23,8 @@ type CheckInResult = 'CHECKED_IN' | 'ALREADY_CHECKED_IN' | 'UNKNOWN_TICKET' | 'N
 
 export interface Metrics {
   registry: Registry
-  /** A ticket claim answered: `claimed`, or the refusal (sold_out, already_has_ticket, ...). */
-  claim(outcome: { ok: true } | { ok: false; refusal: Refusal }): void
+  /** A ticket claim answered: `claimed`, `in_draw` (a fair opening's entry), or the refusal (sold_out, ...). */
+  claim(outcome: { ok: true; entered?: boolean } | { ok: false; refusal: Refusal }): void
   /** A scan answered at the door, online (`scan`) or from a device's offline queue (`sync`). */
   checkIn(result: CheckInResult, via: 'scan' | 'sync'): void
   /**
@@ -95,7 +95,7 @@ export function createMetrics({ processMetrics = true }: { processMetrics?: bool
     })
   return {
     registry,
-    claim: (outcome) => claims.inc({ result: outcome.ok ? 'claimed' : snake(outcome.refusal) }),
+    claim: (outcome) => claims.inc({ result: outcome.ok ? (outcome.entered ? 'in_draw' : 'claimed') : snake(outcome.refusal) }),
     checkIn: (result, via) => checkIns.inc({ result, via }),
     draws,
     drawEntrants,

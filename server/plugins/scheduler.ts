@@ -3,7 +3,10 @@
 // start (catching up after downtime), every `intervalMs` (1 s), and at the next step's time when that comes sooner,
 // so a move lands within a few milliseconds of its minute. Each move is audited (actor 'scheduler') and told to the
 // lifecycle listeners (app.lifecycle.onStateChange, server/db/lifecycle.ts) after its transaction commits.
+// The same tick runs the fair openings' due draws (issue 24, server/db/fair.ts), each once across instances, and
+// plans its next wake-up at the sooner of the next step and the next draw.
 import fp from 'fastify-plugin'
+import { type DrawDone, fairRepository } from '../db/fair.ts'
 import { asStateChange, scheduleRepository } from '../db/schedule.ts'
 
 export interface SchedulerOptions {
@@ -15,6 +18,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Runs one tick now (tests, and the CLI after a change); resolves when it is done. */
     schedulerTick: () => Promise<void>
+    /** The fair openings' draws: runs an event's due draw now (a claim after draw_at waits for it), counted. */
+    fairDraws: { drawNow(eventId: number): Promise<DrawDone | null> }
   }
 }
 
@@ -22,6 +27,16 @@ export default fp(
   async (app, options: SchedulerOptions) => {
     const intervalMs = options.intervalMs ?? 1000
     const schedule = scheduleRepository(app.db)
+    const fair = fairRepository(app.db)
+
+    function counted(draw: DrawDone): void {
+      app.metrics.draws.inc()
+      app.metrics.drawEntrants.inc(draw.entrants)
+      app.log.info(
+        { event: draw.eventId, entrants: draw.entrants, winners: draw.winners, waitlisted: draw.waitlisted, late_ms: draw.at.getTime() - draw.dueAt.getTime() },
+        'fair draw',
+      )
+    }
     let timer: NodeJS.Timeout | undefined
     let running: Promise<void> | undefined
     let closed = false
@@ -39,13 +54,20 @@ export default fp(
         // A passing database error: the next tick tries again (nothing was half done: one transaction).
         if (!closed) app.log.warn({ err }, 'scheduler tick failed')
       }
+      try {
+        for (const draw of await fair.runDue()) counted(draw)
+      } catch (err) {
+        // As above: each draw is one transaction, so a failed one is simply due again on the next tick.
+        if (!closed) app.log.warn({ err }, 'fair draw failed')
+      }
     }
 
     async function plan(): Promise<void> {
       if (closed) return
       let wait = intervalMs
       try {
-        const next = await schedule.nextDueAt()
+        const [step, draw] = await Promise.all([schedule.nextDueAt(), fair.nextDrawAt()])
+        const next = step && draw ? (step < draw ? step : draw) : (step ?? draw)
         if (next) wait = Math.max(0, Math.min(intervalMs, next.getTime() - Date.now() + 5))
       } catch {
         // keep the interval
@@ -63,6 +85,14 @@ export default fp(
           running = undefined
         })
     }
+
+    app.decorate('fairDraws', {
+      async drawNow(eventId: number) {
+        const draw = await fair.drawNow(eventId)
+        if (draw) counted(draw)
+        return draw
+      },
+    })
 
     app.decorate('schedulerTick', async () => {
       while (running) await running

@@ -1,7 +1,7 @@
 // The event calls of API.md: lists, details and the student's actions on an event.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
-import { notFound } from '../errors.ts'
+import { HttpError, notFound } from '../errors.ts'
 import { declared } from './declare.ts'
 import { MESSAGES, valueOf } from './outcomes.ts'
 
@@ -46,10 +46,22 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     // rush's path (issue 15), where it would only read Accept-Encoding to decide not to compress.
     compress: false,
     handler: async (request) => {
-      const outcome = await app.claimsRepository.claim(request.userId, request.body.event_id)
+      const eventId = request.body.event_id
+      let outcome = await app.claimsRepository.claim(request.userId, eventId)
+      // A fair opening whose window has closed but whose draw has not run yet: run it (or wait for the instance
+      // running it), then claim what is left, first come, first served. Once drawn, a claim never answers this.
+      for (let tries = 0; outcome.ok && outcome.value.kind === 'drawPending' && tries < 3; tries++) {
+        await app.fairDraws.drawNow(eventId)
+        outcome = await app.claimsRepository.claim(request.userId, eventId)
+      }
+      const claim = valueOf(outcome)
+      if (claim.kind === 'drawPending') throw new HttpError(503, MESSAGES.drawRunning, { 'retry-after': '1' })
+      if (claim.kind === 'entered') {
+        app.metrics.claim({ ok: true, entered: true })
+        return { error: false as const, result: 'IN_DRAW' as const, draw_at: claim.drawAt, message: MESSAGES.inDraw(claim.drawAt) }
+      }
       app.metrics.claim(outcome)
-      const ticket_code = valueOf(outcome)
-      return { error: false as const, message: MESSAGES.ticketClaimed, ticket_code }
+      return { error: false as const, result: 'CLAIMED' as const, message: MESSAGES.ticketClaimed, ticket_code: claim.code }
     },
   })
 

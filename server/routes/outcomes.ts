@@ -1,5 +1,6 @@
 // The one table from the repositories' domain outcomes (server/db/outcomes.ts) to HTTP: a status and the message a
 // student reads in the toast. The success messages of the calls live here too, beside their refusals.
+import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import { POINTS_MESSAGES } from '../../contract/points.ts'
@@ -14,10 +15,13 @@ export const MESSAGES = {
   registered: 'Registration Successful!!',
   ticketsNotOpen: 'Tickets are not open for this event.',
   notRegistered: 'You are not registered for this event.',
-  alreadyHasTicket: 'You already have a ticket for this event.',
+  alreadyHasTicket: ALREADY_HAS_TICKET,
   soldOut: 'Tickets are sold out.',
   teamIncomplete: 'Your team is not complete yet: it needs more members before tickets can be collected.',
-  ticketClaimed: 'Ticket claimed!',
+  ticketClaimed: TICKET_CLAIMED,
+  /** A fair opening's entry (issue 24): when the result comes, in the app's time zone. */
+  inDraw: (drawAt: string) => `You are in the draw. Results at ${kolkataTime(drawAt)}.`,
+  drawRunning: 'The draw is being made: try again in a moment.',
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',
@@ -76,7 +80,13 @@ export const ORG_MESSAGES = {
   ticketCountBelowSold: 'ticket_count cannot be below the number of tickets already collected.',
   teamModeLocked: 'Students have registered: the event cannot switch between individual and team registration now.',
   teamsTooBig: 'ma_ppt cannot be below the size of a team already formed.',
+  fairStartLocked: 'fair_start cannot change once tickets have opened.',
 } as const
+
+const KOLKATA_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata', hour: 'numeric', minute: '2-digit' })
+
+/** 6:01 PM: a time as students read it (API.md: times are shown in Asia/Kolkata). */
+export const kolkataTime = (iso: string) => KOLKATA_TIME.format(new Date(iso)).replace(/\u202f/g, ' ')
 
 const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   eventNotFound: { status: 404, message: MESSAGES.eventNotFound },
@@ -124,6 +134,7 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
   externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
   ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
+  fairStartLocked: { status: 409, message: ORG_MESSAGES.fairStartLocked },
   teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
   teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
   personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },

@@ -15,6 +15,8 @@ export const REGISTERING = 'Registering'
 export const RSVPING = 'RSVPing'
 export const REGISTER_TOAST = 'Registration Successful!!'
 export const RSVP_TOAST = 'Ticket collected!'
+/** A fair opening's entry (issue 24): the button until the draw. */
+export const IN_DRAW = 'In the draw'
 
 type ButtonEvent = Pick<
   EventDetail | EventSummary,
@@ -50,6 +52,8 @@ export function actionFor(event: ButtonEvent): ActionButton {
       if (event.is_ticket_feature_enabled) {
         if (!registered) return off('Not registered for this event')
         if (collected) return go('View Ticket', 'view-ticket')
+        // Entered in a fair opening's draw that has not run yet: nothing to do but wait for the result.
+        if ('draw' in p && p.draw?.result === 'PENDING') return off(IN_DRAW)
         if (event.tickets_sold >= event.ticket_count) return off('Tickets Sold Out')
         return go('RSVP for this event', 'claim-ticket')
       }

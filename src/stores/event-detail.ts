@@ -3,12 +3,14 @@
 // the write into the event it holds (and the events list), and keeps the flow under way and the bottom button
 // (SPEC §4, lib/action-button) as signals, so the screen only renders them.
 import { action, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals'
+import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import type { DetailParticipant, EventDetail, SummaryParticipant } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import type { Api } from '../api/all-calls.ts'
 import { api } from '../api/calls.ts'
 import { detailApi } from '../api/detail-calls.ts'
 import { aroundApi, type AroundApi } from '../api/around-calls.ts'
+import { drawStep } from '../lib/draw-step.ts'
 import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
 import { events } from './events.ts'
@@ -48,6 +50,7 @@ const newParticipant = (): DetailParticipant => ({
   rating: null,
   waitlist: null,
   answers: {},
+  draw: null,
 })
 
 /** setTimeout's longest delay (about 24 days); a step further away is planned when the page is opened nearer it. */
@@ -64,6 +67,8 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
   const error = signal<string | null>(null)
   const notFound = signal(false)
   const pending = signal<Flow | null>(null)
+  // A fair opening's result seen by a fetch (issue 24): the toast the page shows once, then clears.
+  const announcement = signal<string | null>(null)
   let currentId: string | null = null
   // Bumped by every load: an answer for an id the student has since left must not overwrite the new one.
   let generation = 0
@@ -82,6 +87,12 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     try {
       const fetched = await getEvent(id)
       if (mine !== generation) return
+      const was = event.value
+      if (was?.id === fetched.id && was.Participant && was.Participant.draw?.result === 'PENDING' && fetched.Participant) {
+        const now = fetched.Participant
+        if (now.draw?.result === 'WON' && now.ticket_collected) announcement.value = TICKET_CLAIMED
+        else if (now.draw?.result === 'WAITLISTED' && now.waitlist) announcement.value = `You are number ${now.waitlist.position} on the waitlist.`
+      }
       event.value = fetched
       error.value = null
       notFound.value = false
@@ -149,7 +160,23 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
         write(id, (e) => ({ ...e, Participant: e.Participant || newParticipant() }))
         return { toast: REGISTER_TOAST } // SPEC §4 names this toast word for word
       }
-      const answer = await claimTicket(id)
+      let answer: Awaited<ReturnType<typeof claimTicket>>
+      try {
+        answer = await claimTicket(id)
+      } catch (err) {
+        // A claim retried after its answer was lost (issue 27), or sent from a stale page: "already has a ticket"
+        // means the student holds it. Show the ticket, as the lost answer would have.
+        if (!(err instanceof ApiError && err.status === 409 && err.message === ALREADY_HAS_TICKET)) throw err
+        write(id, (e) => ({ ...e, Participant: { ...(e.Participant || newParticipant()), ticket_collected: true } }))
+        await refresh() // its code
+        return { toast: TICKET_CLAIMED }
+      }
+      if (answer.result === 'IN_DRAW') {
+        // A fair opening's window (issue 24): entered in the draw; the event as the server now holds it ('In the
+        // draw', "Results at ...", and the fetch at draw_at).
+        await refresh()
+        return { toast: answer.message }
+      }
       write(id, (e) => ({
         ...e,
         tickets_sold: e.Participant && e.Participant.ticket_collected ? e.tickets_sold : e.tickets_sold + 1,
@@ -192,6 +219,7 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     generation++
     event.value = null
     pending.value = null
+    announcement.value = null
     loading.value = false
     error.value = null
     notFound.value = false
@@ -202,7 +230,7 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
   // scheduler), so a student who kept the page open sees the Register or RSVP button appear without reloading.
   // The timers follow the step's time, not each fetch: a step the server never takes is fetched 5 times, not forever.
   const clock = signal(Date.now())
-  const next = computed<NextStep | null>(() => (event.value ? nextStep(event.value, clock.value) : null))
+  const next = computed<NextStep | null>(() => (event.value ? (drawStep(event.value, clock.value) ?? nextStep(event.value, clock.value)) : null))
   const nextAt = computed(() => next.value?.at ?? 0)
   effect(() => {
     const at = nextAt.value
@@ -228,6 +256,9 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     loading: loading as ReadonlySignal<boolean>,
     error: error as ReadonlySignal<string | null>,
     notFound: notFound as ReadonlySignal<boolean>,
+    /** A fair opening's result just seen (issue 24): the toast to show once ("Ticket claimed!"), else null. */
+    announcement: announcement as ReadonlySignal<string | null>,
+    clearAnnouncement: action(() => void (announcement.value = null)),
     /** The Register or RSVP flow under way, else null. */
     pending: pending as ReadonlySignal<Flow | null>,
     button: button as ReadonlySignal<ActionButton | PendingButton | null>,

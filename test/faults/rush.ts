@@ -137,7 +137,7 @@ export async function claimOnce(baseUrl: string, world: RushWorld, student: Rush
       userId: student.id,
       status: 200,
       message: answer.message,
-      code: answer.ticket_code ?? undefined,
+      code: 'ticket_code' in answer ? answer.ticket_code : undefined,
       requests: p.sent(),
       startedAt,
       endedAt: performance.now(),

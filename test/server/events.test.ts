@@ -137,6 +137,7 @@ describe('event calls', () => {
         ticket_count: 2,
         tickets_sold: 0,
         schedule: { registration_opens_at: null, registration_closes_at: null, tickets_open_at: null, tickets_close_at: null, starts_at: null, ends_at: null },
+        fair_start: null,
         Participant: false,
       })
     })
@@ -254,7 +255,7 @@ describe('event calls', () => {
       const res = await call('/p/claim-ticket', dave.auth, { event_id: ids.tickets })
       expect(res.statusCode).toBe(200)
       const body = res.json()
-      expect(body).toEqual({ error: false, message: 'Ticket claimed!', ticket_code: expect.stringMatching(/^\d{16}$/) })
+      expect(body).toEqual({ error: false, result: 'CLAIMED', message: 'Ticket claimed!', ticket_code: expect.stringMatching(/^\d{16}$/) })
       const [row] = await t.database.db
         .select()
         .from(participants)
@@ -412,6 +413,7 @@ describe('event calls', () => {
         rating: null,
         waitlist: null,
         answers: {},
+        draw: null,
       })
     })
 
@@ -444,6 +446,7 @@ describe('event calls', () => {
         rating: null,
         waitlist: null,
         answers: {},
+        draw: null,
       })
 
       // The list shows the team as {id, name} only.

@@ -264,6 +264,9 @@ describe(`fuzz over every call on ${KIND}`, () => {
       body: () => (r.chance(0.5) ? 'Doors open at 6 PM.' : anyValue()),
       to: () => (r.chance(0.6) ? r.pick(['PARTICIPANTS', 'TICKET_HOLDERS', 'WAITLIST', 'EVERYONE']) : anyValue()),
       rotate: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
+      // A fair opening's window (issue 24) on the console's save: valid, off, too long, wrong type.
+      fair_start: () =>
+        r.chance(0.6) ? r.pick([{ window_seconds: 60 }, { window_seconds: 0 }, null, { window_seconds: 3601 }, { window_seconds: '60' }, {}]) : anyValue(),
       // Activity points (issue 26).
       activity_points: () =>
         r.chance(0.6)

@@ -151,7 +151,15 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     const ev = mine.body.events.find((e: any) => e.id === w.eventId)
     expect(ev).toMatchObject({
       state: 'DRAFT',
-      counts: { registered: 0, teams: 0, tickets_sold: 0, checked_in: 0, waitlist: 0, ratings: { count: 0, average: null, by_star: [0, 0, 0, 0, 0] } },
+      counts: {
+        registered: 0,
+        teams: 0,
+        tickets_sold: 0,
+        checked_in: 0,
+        waitlist: 0,
+        entrants: 0,
+        ratings: { count: 0, average: null, by_star: [0, 0, 0, 0, 0] },
+      },
     })
     expect(mine.body.events.every((e: any) => e.organizer.id === w.councilA)).toBe(true)
     const other = await call('/org/p/events', {}, w.users.otherOrganiser.auth)
@@ -176,6 +184,7 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
       tickets_sold: 2,
       checked_in: 1,
       waitlist: 0,
+      entrants: 0,
       ratings: { count: 2, average: 4.5, by_star: [0, 0, 0, 1, 1] },
     })
   })

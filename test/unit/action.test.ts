@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventDetail, EventSummary } from '../../contract/types.ts'
 import { FEEDBACK_CHECKED_IN_ONLY, FEEDBACK_PARTICIPANTS_ONLY, FEEDBACK_TICKET_HOLDERS_ONLY, feedbackFor } from '../../src/lib/feedback.ts'
-import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../src/lib/action-button.ts'
+import { actionFor, IN_DRAW, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../src/lib/action-button.ts'
 import { eventSummary, participant } from '../fixtures/events.ts'
 
 function ev(state: EventState, extra: Partial<EventSummary> = {}): EventSummary {
@@ -23,11 +23,12 @@ const registered = { Participant: { ticket_collected: false, team: null } }
 const collected = { Participant: { ticket_collected: true, team: null } }
 const inTeam = { Participant: { ticket_collected: false, team: { id: 3, name: 'Byte Me' } } }
 
+const drawn = (result: 'PENDING' | 'WON' | 'WAITLISTED') => ({ entered_at: '2026-11-21T12:30:00Z', result, position: result === 'PENDING' ? null : 3 })
 const btn = (label: string, action: ActionButton['action'], disabled = false): ActionButton => ({ label, action, disabled })
 const off = (label: string) => btn(label, 'none', true)
 
 // [SPEC row, event, expected button]
-const ROWS: [string, EventSummary, ActionButton][] = [
+const ROWS: [string, EventSummary | EventDetail, ActionButton][] = [
   ['REGISTRATION_OPEN, ma_ppt>1, registered', ev('REGISTRATION_OPEN', { ma_ppt: 4, ...inTeam }), btn('View Team', 'team-details')],
   ['REGISTRATION_OPEN, ma_ppt>1, not registered', ev('REGISTRATION_OPEN', { ma_ppt: 4 }), btn('Register', 'team-register')],
   ['REGISTRATION_OPEN, ma_ppt=2 is a team event', ev('REGISTRATION_OPEN', { ma_ppt: 2 }), btn('Register', 'team-register')],
@@ -45,6 +46,18 @@ const ROWS: [string, EventSummary, ActionButton][] = [
   ['TICKET_OPEN, enabled, registered otherwise', ev('TICKET_OPEN', { ...registered, tickets_sold: 99 }), btn('RSVP for this event', 'claim-ticket')],
   ['TICKET_OPEN, enabled, registered in a team', ev('TICKET_OPEN', { ma_ppt: 4, ...inTeam }), btn('RSVP for this event', 'claim-ticket')],
   ['TICKET_OPEN, enabled, not registered', ev('TICKET_OPEN'), off('Not registered for this event')],
+  // A fair opening (issue 24): entered in a draw that has not run: 'In the draw'; after it, the usual rows.
+  ['TICKET_OPEN, in a pending draw', { ...ev('TICKET_OPEN'), Participant: { ...participant(), draw: drawn('PENDING') } }, off(IN_DRAW)],
+  [
+    'TICKET_OPEN, drawn and won',
+    { ...ev('TICKET_OPEN'), Participant: { ...participant({ ticket_collected: true }), draw: drawn('WON') } },
+    btn('View Ticket', 'view-ticket'),
+  ],
+  [
+    'TICKET_OPEN, drawn and waitlisted',
+    { ...ev('TICKET_OPEN', { tickets_sold: 100 }), Participant: { ...participant(), draw: drawn('WAITLISTED') } },
+    off('Tickets Sold Out'),
+  ],
   ['TICKET_OPEN, enabled, not registered, sold out', ev('TICKET_OPEN', { tickets_sold: 100 }), off('Not registered for this event')],
   ['TICKET_CLOSED, ticket collected', ev('TICKET_CLOSED', collected), btn('View Ticket', 'view-ticket')],
   ['TICKET_CLOSED, registered without ticket', ev('TICKET_CLOSED', registered), off('RSVP closed')],

@@ -46,6 +46,7 @@ describe('the rating rule of the door (API.md Part 2, "Ratings, tightened")', ()
     rating: null,
     waitlist: null,
     answers: {},
+    draw: null,
     ...over,
   })
   it('offers stars to ticket holders of a ticketed event nobody was checked in at', () => {

@@ -70,6 +70,14 @@ export default function EventDetails() {
     eventDetail.load(id)
   }, [id])
 
+  // A fair opening's draw just ran for this student (issue 24): its result as a toast, once.
+  const announcement = eventDetail.announcement.value
+  useEffect(() => {
+    if (!announcement) return
+    showToast(announcement)
+    eventDetail.clearAnnouncement()
+  }, [announcement])
+
   // Until load(id) has run, the store may still hold the event of the previous screen.
   const held = eventDetail.event.value
   const event = held && String(held.id) === id ? held : null
@@ -222,6 +230,7 @@ export default function EventDetails() {
           </a>
         ))}
         {event.in_event_activity && <a {...external(event.in_event_activity)}>Event Activity</a>}
+        {event.fair_start && <a href={`/event-details/${event.id}/draw`}>How the draw works</a>}
       </p>
       <section aria-labelledby="about">
         <h2 id="about" class={s.h2}>

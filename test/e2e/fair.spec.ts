@@ -1,0 +1,72 @@
+// Issue 24 walked on a phone: tickets open with a draw window; Bela taps 'RSVP for this event', sees 'RSVPing' and
+// then a disabled 'In the draw' with "Results at <time>"; at the draw the page moves by itself to 'View Ticket' with
+// the 'Ticket claimed!' toast, and the page linked from the event recomputes her key from the published seed and
+// finds it first in the list. The organiser opens tickets from the console's API (a manual move starts the window).
+import { expect, test } from '@playwright/test'
+import { startServer, type RunningServer } from './support/server.ts'
+import { cli, moveEvents, query } from './support/operator.ts'
+import { mustCall, newStudent, signIn, type Student } from './support/students.ts'
+
+test.describe.configure({ mode: 'serial' })
+
+let server: RunningServer
+let organiser: Student
+let bela: Student
+let eventId: number
+
+// Long enough for a loaded machine to open the page and tap, short enough to wait for.
+const WINDOW_SECONDS = 20
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000)
+  server = await startServer()
+  organiser = await newStudent(server.url, 'Nisha Organiser')
+  bela = await newStudent(server.url, 'Bela Iyer')
+  server = await moveEvents(server, [], async (dir) => {
+    const [row] = await query(dir, `SELECT id, organizer_id FROM events WHERE ma_ppt = 1 AND state <> 'DRAFT' AND parent_id IS NULL ORDER BY id LIMIT 1`)
+    eventId = Number(row.id)
+    await cli(dir, ['role:grant', organiser.email, 'organizer', String(row.organizer_id)])
+    await query(dir, `INSERT INTO participants (event_id, user_id) VALUES (${eventId}, ${bela.id}) ON CONFLICT DO NOTHING`)
+    await query(
+      dir,
+      `UPDATE events SET state = 'REGISTRATION_CLOSED', is_ticket_feature_enabled = true, ticket_count = tickets_sold + 5, fair_window_seconds = 0 WHERE id = ${eventId}`,
+    )
+  })
+  // The console's save sets the window (and fixes the seed); the move to TICKET_OPEN starts it.
+  await mustCall(server.url, organiser.accessToken, '/org/p/event/save', { id: eventId, fair_start: { window_seconds: WINDOW_SECONDS } })
+})
+
+test.afterAll(async () => {
+  await server?.stop()
+})
+
+test.setTimeout(180_000)
+
+test('a student enters the draw, the draw runs at its time, and the page shows the ticket by itself', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage()
+  await signIn(page, server.url, bela)
+  await page.goto(`${server.url}/event-details/${eventId}`)
+  await expect(page.getByRole('button', { name: 'Already registered' })).toBeDisabled()
+
+  const opened = await mustCall(server.url, organiser.accessToken, '/org/p/event/state', { event_id: eventId, state: 'TICKET_OPEN' })
+  const drawAt = Date.parse(opened.event.fair_start.draw_at)
+  expect(drawAt).toBeGreaterThan(Date.now())
+  await page.reload()
+  await page.getByRole('button', { name: 'RSVP for this event' }).click()
+  await expect(page.getByRole('button', { name: 'In the draw' })).toBeDisabled()
+  await expect(page.getByRole('status').filter({ hasText: /^Results at \d{1,2}:\d{2} [AP]M$/ })).toBeVisible()
+  await expect(page.getByText(/^You are in the draw\. Results at \d{1,2}:\d{2} [AP]M\.$/)).toBeVisible()
+
+  // No reload: the page fetches the event itself at draw_at.
+  await expect(page.getByRole('link', { name: 'View Ticket' })).toBeVisible({ timeout: WINDOW_SECONDS * 1000 + 30_000 })
+  await expect(page.getByText('Ticket claimed!')).toBeVisible()
+  expect(Date.now()).toBeGreaterThanOrEqual(drawAt)
+
+  await page.getByRole('link', { name: 'How the draw works' }).click()
+  await expect(page.getByRole('heading', { name: /^The draw for / })).toBeVisible()
+  const check = page.getByRole('status').filter({ hasText: 'Position' })
+  await expect(check).toContainText('The seed matches the hash published before the opening.')
+  await expect(check).toContainText('Position 1 of 1')
+  await page.getByLabel('User id').fill('999999')
+  await expect(page.getByRole('status').filter({ hasText: 'This key is not in the draw.' })).toBeVisible()
+})
