@@ -54,13 +54,15 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.fairDraws.drawNow(eventId)
         outcome = await app.claimsRepository.claim(request.userId, eventId)
       }
+      // Refusals are counted before valueOf() throws them as their HTTP answer.
+      if (!outcome.ok) app.metrics.claim(outcome)
       const claim = valueOf(outcome)
       if (claim.kind === 'drawPending') throw new HttpError(503, MESSAGES.drawRunning, { 'retry-after': '1' })
       if (claim.kind === 'entered') {
         app.metrics.claim({ ok: true, entered: true })
         return { error: false as const, result: 'IN_DRAW' as const, draw_at: claim.drawAt, message: MESSAGES.inDraw(claim.drawAt) }
       }
-      app.metrics.claim(outcome)
+      app.metrics.claim({ ok: true })
       return { error: false as const, result: 'CLAIMED' as const, message: MESSAGES.ticketClaimed, ticket_code: claim.code }
     },
   })
