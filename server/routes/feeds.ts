@@ -117,7 +117,7 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
   })
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
  * The public page: plain HTML (no script, no inline style, so the server's CSP holds), readable on a phone. The
@@ -137,6 +137,11 @@ function verifyPage(c: Certificate | null): string {
 </dl>`
     : `<h1>Unknown certificate</h1>
 <p>No certificate has this verification code. Check the code printed at the bottom of the certificate and try again.</p>`
+  return verifyDocument(c ? 'Certificate verified' : 'Unknown certificate', body)
+}
+
+/** The /verify page's document around its body, for every kind of code (certificates, transcript entries). */
+export function verifyDocument(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -144,7 +149,7 @@ function verifyPage(c: Certificate | null): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex">
-<title>${c ? 'Certificate verified' : 'Unknown certificate'} · CSI Events</title>
+<title>${title} · CSI Events</title>
 </head>
 <body>
 <main>

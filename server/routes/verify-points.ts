@@ -7,8 +7,7 @@ import type { VerifiedPoints } from '../db/points.ts'
 import { certificateDate } from '../feeds/certificate-pdf.ts'
 import { printedCode } from '../feeds/secrets.ts'
 import { KIND_LABELS } from '../feeds/transcript-pdf.ts'
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+import { escapeHtml, verifyDocument } from './feeds.ts'
 
 export function verifiedPointsAnswer(accept: string, reply: FastifyReply, p: VerifiedPoints, chapter: string) {
   reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
@@ -37,18 +36,9 @@ function pointsPage(p: VerifiedPoints, chapter: string): string {
   const lead = p.stands
     ? `<p>This entry of an activity points transcript is genuine and stands today. It was recorded by the ${escapeHtml(chapter)} from the door’s check-ins, the event’s roles and its winners.</p>`
     : `<p>This code belongs to an entry of an activity points transcript that no longer stands: the check-in, role or winner’s mark it came from was removed after the transcript was printed. It is worth no points now.</p>`
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="robots" content="noindex">
-<title>${title} · CSI Events</title>
-</head>
-<body>
-<main>
-<h1>${title}</h1>
+  return verifyDocument(
+    title,
+    `<h1>${title}</h1>
 ${lead}
 <dl>
 <dt>Name</dt><dd><bdi>${escapeHtml(p.name)}</bdi></dd>
@@ -59,9 +49,6 @@ ${lead}
 <dt>Role</dt><dd>${escapeHtml(KIND_LABELS[p.role])}</dd>
 <dt>Points</dt><dd>${p.points}</dd>
 <dt>Verification code</dt><dd>${escapeHtml(printedCode(p.code))}</dd>
-</dl>
-</main>
-</body>
-</html>
-`
+</dl>`,
+  )
 }
