@@ -19,7 +19,7 @@ import type { Refusal } from '../db/outcomes.ts'
 export type ShedReason = 'in_flight' | 'queue_delay' | 'event_loop' | 'closing'
 
 /** The door's answers to a scan, as counted. */
-type CheckInResult = 'CHECKED_IN' | 'ALREADY_CHECKED_IN' | 'UNKNOWN_TICKET' | 'NOT_CHECKED_IN'
+type CheckInResult = 'CHECKED_IN' | 'ALREADY_CHECKED_IN' | 'UNKNOWN_TICKET' | 'NOT_CHECKED_IN' | 'TRANSFERRED'
 
 export interface Metrics {
   registry: Registry

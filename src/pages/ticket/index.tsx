@@ -1,5 +1,5 @@
 // Ticket (SPEC §2): event image, name, description, organiser, holder and college, team, the Code 128 barcode
-// of Participant.ticket_code, and a back button.
+// of Participant.ticket_code, and a back button; below it, giving the ticket to a friend (issue 25).
 import { useEffect } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { Barcode } from '../../components/barcode/index.tsx'
@@ -8,6 +8,10 @@ import { formatIST } from '../../lib/dates.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import s from './style.module.css'
+import { TransferTicket } from './transfer.tsx'
+
+/** While the door may check tickets, a ticket not yet used can go to a friend (issue 25; the server decides). */
+const TRANSFER_STATES = new Set(['TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING'])
 
 export default function Ticket() {
   const { id } = useRoute().params
@@ -86,6 +90,7 @@ export default function Ticket() {
           </p>
         )}
         <Barcode value={p.ticket_code} label="Ticket barcode" />
+        {!p.checked_in_at && TRANSFER_STATES.has(event.state) && <TransferTicket eventId={event.id} />}
       </div>
     </article>
   )

@@ -1,0 +1,74 @@
+// Give a ticket to a friend (issue 25 item 2), under the barcode: the friend's e-mail, a confirmation (the code on
+// this phone stops working at once, which cannot be undone), then the event page with the server's message. The
+// server checks every rule (signed in once, registered, in the team, no ticket, at most two moves, the
+// organiser's cut-off) and its refusal is shown under the field.
+import { useLocation } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { showToast } from '../../components/toast/index.tsx'
+import { eventDetail } from '../../stores/event-detail.ts'
+import s from './style.module.css'
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export function TransferTicket({ eventId }: { eventId: number }) {
+  const { route } = useLocation()
+  const [open, setOpen] = useState(false)
+  const [email, setEmail] = useState('')
+  const [error, setError] = useState('')
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+
+  if (!open)
+    return (
+      <button type="button" class={`button button-secondary ${s.give}`} onClick={() => setOpen(true)}>
+        Give to a friend
+      </button>
+    )
+
+  const submit = (e: Event) => {
+    e.preventDefault()
+    const value = email.trim()
+    setError(EMAIL.test(value) ? '' : 'Enter your friend’s e-mail address.')
+    if (EMAIL.test(value)) setConfirming(true)
+  }
+  const give = async () => {
+    setBusy(true)
+    try {
+      const message = await eventDetail.transferTicket(email.trim())
+      showToast(message)
+      route(`/event-details/${eventId}`, true)
+    } catch (err) {
+      setError((err as Error).message)
+      setConfirming(false)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class={s.transfer} onSubmit={submit} noValidate>
+      <label for="transfer-email">Friend’s e-mail</label>
+      <input
+        id="transfer-email"
+        type="email"
+        autocomplete="email"
+        value={email}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby="transfer-hint"
+        onInput={(e) => setEmail(e.currentTarget.value)}
+      />
+      <p id="transfer-hint" class={error ? s.error : s.hint} role={error ? 'alert' : undefined}>
+        {error || 'Your friend must have signed in once and be registered for this event (in your team for a team event).'}
+      </p>
+      <button type="submit" class="button" disabled={busy}>
+        Give ticket
+      </button>
+      {confirming && (
+        <ConfirmModal title="Give your ticket away?" busy={busy} onCancel={() => setConfirming(false)} onConfirm={give}>
+          <p>The ticket goes to {email.trim()} with a new code, and the code on this phone stops working at once. You cannot undo this.</p>
+        </ConfirmModal>
+      )}
+    </form>
+  )
+}
