@@ -148,6 +148,36 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
     expect((await transfer(w3.eventId, w3.people[0], w3.registered)).status).toBe(200)
   })
 
+  it('the organiser sets the cut-off through the event’s save (0 to 10,080 minutes, or null), audited with the event', async () => {
+    const w = await doorWorld(t, { state: 'TICKET_OPEN' })
+    const save = async (body: unknown) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/org/p/event/save',
+        headers: { 'content-type': 'application/json', ...w.users.organiser.auth },
+        payload: JSON.stringify(body),
+      })
+      return { status: res.statusCode, body: res.json() }
+    }
+    const set = await save({ id: w.eventId, transfer_closes_minutes: 120 })
+    expect(set.status, JSON.stringify(set.body)).toBe(200)
+    expect(set.body.event.transfer_closes_minutes).toBe(120)
+    expect((await save({ id: w.eventId, venue: 'Hall 3' })).body.event.transfer_closes_minutes).toBe(120)
+    expect((await save({ id: w.eventId, transfer_closes_minutes: 10081 })).body).toEqual({
+      error: true,
+      message: 'transfer_closes_minutes must be a whole number from 0 to 10080',
+    })
+    expect((await save({ id: w.eventId, transfer_closes_minutes: null })).body.event.transfer_closes_minutes).toBeNull()
+    // A volunteer of the event may not.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/org/p/event/save',
+      headers: { 'content-type': 'application/json', ...w.users.door.auth },
+      payload: JSON.stringify({ id: w.eventId, transfer_closes_minutes: 5 }),
+    })
+    expect(res.statusCode).toBe(403)
+  })
+
   it('a team event’s ticket goes only to a teammate', async () => {
     const w = await doorWorld(t, { state: 'TICKET_OPEN', teamName: 'Crew' })
     // people[0] is in team Crew; the registered student is not.

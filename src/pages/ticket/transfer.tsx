@@ -7,24 +7,17 @@ import { useState } from 'preact/hooks'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail } from '../../stores/event-detail.ts'
-import s from './style.module.css'
+import s from './transfer.module.css'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export function TransferTicket({ eventId }: { eventId: number }) {
+/** The form, loaded when the holder taps 'Give to a friend' (ticket/index.tsx): the ticket itself stays small. */
+export default function TransferForm({ eventId }: { eventId: number }) {
   const { route } = useLocation()
-  const [open, setOpen] = useState(false)
   const [email, setEmail] = useState('')
   const [error, setError] = useState('')
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
-
-  if (!open)
-    return (
-      <button type="button" class={`button button-secondary ${s.give}`} onClick={() => setOpen(true)}>
-        Give to a friend
-      </button>
-    )
 
   const submit = (e: Event) => {
     e.preventDefault()
@@ -50,6 +43,8 @@ export function TransferTicket({ eventId }: { eventId: number }) {
     <form class={s.transfer} onSubmit={submit} noValidate>
       <label for="transfer-email">Friend’s e-mail</label>
       <input
+        // biome-ignore lint/a11y/noAutofocus: opened by the holder's tap on 'Give to a friend': the field is what comes next
+        autoFocus
         id="transfer-email"
         type="email"
         autocomplete="email"
