@@ -16,6 +16,7 @@ import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
 import { OPS_CALLS } from './ops.ts'
 import { POINTS_CALLS } from './points.ts'
+import { TRANSFER_CALLS } from './transfer.ts'
 
 /** The app's one-time sign-in value (src/stores/session-flows.ts makes 32 random bytes, base64url). */
 const appState = z.optional(
@@ -298,10 +299,15 @@ export const STUDENT_CALLS = {
 } as const satisfies Record<string, CallSpec>
 
 /** Every call of the API: Part 1, Part 2's areas and Part 3's operations. */
-export const CALLS = { ...STUDENT_CALLS, ...ORG_CALLS, ...DOOR_CALLS, ...AROUND_CALLS, ...OPS_CALLS, ...POINTS_CALLS } as const satisfies Record<
-  string,
-  CallSpec
->
+export const CALLS = {
+  ...STUDENT_CALLS,
+  ...ORG_CALLS,
+  ...DOOR_CALLS,
+  ...AROUND_CALLS,
+  ...OPS_CALLS,
+  ...POINTS_CALLS,
+  ...TRANSFER_CALLS,
+} as const satisfies Record<string, CallSpec>
 
 export type CallName = keyof typeof CALLS
 export type Calls = typeof CALLS

@@ -88,8 +88,16 @@ export const notCheckedIn = doc(
   },
 )
 
+export const transferredTicket = doc(
+  z.object({ error: z.literal(true), message: z.string(), result: z.literal('TRANSFERRED'), scan_id: z.optional(z.string()) }),
+  {
+    id: 'TransferredTicket',
+    description: 'Beyond API.md (issue 25): a code that stopped working when its holder gave the ticket to a friend, who holds a new code.',
+  },
+)
+
 /** One scan's answer, as check-in answers it (the sync's results carry the scan_id). */
-export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn])
+export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket])
 
 export const doorEvent = doc(
   z.object({ id: z.int(), name: z.string(), dates: z.array(z.string()), venue: z.string(), tickets_sold: z.int(), checked_in: z.int() }),
@@ -144,7 +152,10 @@ export const DOOR_CALLS = {
     answers: {
       200: checkedIn,
       ...bearer(403),
-      404: refusal('UNKNOWN_TICKET: no ticket of this event has this code; or the event does not exist.', z.union([unknownTicket, apiError])),
+      404: refusal(
+        'UNKNOWN_TICKET: no ticket of this event has this code; TRANSFERRED: the code stopped working when its ticket went to a friend; or the event does not exist.',
+        z.union([unknownTicket, transferredTicket, apiError]),
+      ),
       409: refusal(
         'ALREADY_CHECKED_IN (when and at which gate); NOT_CHECKED_IN (a repeated scan_id whose check-in was undone); or the scan_id was already used for another ticket.',
         z.union([alreadyCheckedIn, notCheckedIn, apiError]),

@@ -73,6 +73,9 @@ function text(field: string, max: number, options: { required?: boolean } = {}) 
   )
 }
 
+/** Ticket transfer's cut-off (issue 25), in minutes before the first date: at most a week. */
+export const TRANSFER_CLOSES_MAX = 10080
+
 function wholeNumber(field: string, min: number, max: number) {
   const message = `${field} must be a whole number from ${min} to ${max}`
   return z.int({ error: message }).check(z.gte(min, message), z.lte(max, message))
@@ -222,6 +225,8 @@ export const eventInputShape = {
   ),
   /** Activity points (issue 26, contract/points.ts): null gives none; the category must be the college's. */
   activity_points: z.optional(activityPointsInput),
+  /** Ticket transfer (issue 25, contract/transfer.ts): transfers close this many minutes before the first date; null: open until check-in. */
+  transfer_closes_minutes: z.optional(z.nullable(wholeNumber('transfer_closes_minutes', 0, TRANSFER_CLOSES_MAX))),
 }
 
 /** The cross-field rules checkable from the input alone (the form's and the server's first pass). */
@@ -279,6 +284,8 @@ export const orgEvent = doc(
     questions: z.array(question),
     /** Activity points (issue 26): null when the event gives none. */
     activity_points: z.nullable(activityPoints),
+    /** Ticket transfer (issue 25): minutes before the first date when transfers close; null: open until check-in. */
+    transfer_closes_minutes: z.nullable(z.int()),
     counts: eventCounts,
   }),
   { id: 'OrgEvent', description: 'An event as its organisers see it: every state including DRAFT, with live counts.' },
@@ -328,7 +335,7 @@ export const auditEntry = doc(
   { id: 'AuditEntry' },
 )
 
-const email = z.pipe(
+export const email = z.pipe(
   z.string({ error: 'email must be an e-mail address' }).check(
     z.maxLength(320, 'email must be an e-mail address'),
     z.refine((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim()), 'email must be an e-mail address'),

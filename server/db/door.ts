@@ -27,7 +27,7 @@ import { DOOR_STATES } from '../../contract/door.ts'
 import type { Attendee, DoorEvent, DoorTicket } from '../../contract/types.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
-import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, teams, users } from './schema.ts'
+import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, teams, ticketTransfers, users } from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
 
@@ -38,6 +38,21 @@ export type ScanAnswer =
   | { result: 'UNKNOWN_TICKET'; other_event: string | null }
   /** A repeated scan_id whose ticket is not checked in now: its check-in was undone (issue 21 item 13). */
   | { result: 'NOT_CHECKED_IN'; attendee: Attendee }
+  /** A code that stopped working when its ticket was given to a friend (issue 25): the friend holds a new one. */
+  | { result: 'TRANSFERRED' }
+
+/** A scan that names no ticket of the event now: nothing is recorded for it. */
+const noTicket = (a: ScanAnswer) => a.result === 'UNKNOWN_TICKET' || a.result === 'TRANSFERRED'
+
+/** Of `codes`, those that stopped working when their ticket of the event was transferred. */
+async function transferredCodes(db: Db, eventId: number, codes: string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set()
+  const rows = await db
+    .select({ code: ticketTransfers.oldCode })
+    .from(ticketTransfers)
+    .where(and(eq(ticketTransfers.eventId, eventId), inArray(ticketTransfers.oldCode, codes)))
+  return new Set(rows.map((r) => r.code))
+}
 
 export interface OfflineScan {
   ticket_code: string
@@ -177,7 +192,7 @@ export function doorRepository(db: Db) {
           return done(replayed(prior.answer as ScanAnswer, now))
         }
         const answer = await decide(tx)
-        if (answer.result === 'UNKNOWN_TICKET') throw new Unrecorded(answer)
+        if (noTicket(answer)) throw new Unrecorded(answer)
         await tx.update(doorScans).set({ answer }).where(eq(doorScans.scanId, scan.scanId))
         return done(answer)
       })
@@ -203,7 +218,9 @@ export function doorRepository(db: Db) {
       .returning({ checkedInAt: participants.checkedInAt })
     const holder = await holderOf(tx, ticketCode, viewerId)
     if (updated.length > 0 && holder) return { result: 'CHECKED_IN', attendee: attendeeOf(holder), checked_in_at: iso(updated[0].checkedInAt!) }
-    return notCheckedIn(holder, eventId)
+    const answer = notCheckedIn(holder, eventId)
+    if (answer.result === 'UNKNOWN_TICKET' && !holder && (await transferredCodes(tx, eventId, [ticketCode])).size > 0) return { result: 'TRANSFERRED' }
+    return answer
   }
 
   /** Offline scans, bounded: see the head of this file. Answers in the order sent. */
@@ -237,7 +254,11 @@ export function doorRepository(db: Db) {
             .where(and(inArray(participants.ticketCode, strays), ne(participants.eventId, eventId)))
       ).map((o) => [o.code!, otherEvent(o)]),
     )
-    const unknown = (code: string): ScanAnswer => ({ result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null })
+    // 2b. The codes that stopped working by a transfer (a list downloaded before it, or a transfer since step 1):
+    // TRANSFERRED, so the friend's new code is the only way in.
+    const transferred = await transferredCodes(db, eventId, codes)
+    const unknown = (code: string): ScanAnswer =>
+      transferred.has(code) ? { result: 'TRANSFERRED' } : { result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null }
     // Nothing but codes of no ticket (a mistyped batch, or the issue's 100 unknown codes): two reads, no transaction.
     if (known.size === 0) return scans.map((scan) => ({ ...unknown(scan.ticket_code), scan_id: scan.scan_id }))
 
@@ -379,7 +400,7 @@ export function doorRepository(db: Db) {
           )}) AS v(id, at, gate) WHERE participants.id = v.id`)
       }
       const stored: { scanId: string; answer: ScanAnswer; at: Date | null }[] = []
-      for (const [scanId, answer] of answers) if (answer.result !== 'UNKNOWN_TICKET') stored.push({ scanId, answer, at: scannedAt.get(scanId) ?? null })
+      for (const [scanId, answer] of answers) if (!noTicket(answer)) stored.push({ scanId, answer, at: scannedAt.get(scanId) ?? null })
       for (const [scanId, code] of displaced) {
         // It hears of the check-in as it finally stands (the ticket's state after the whole sync).
         const t = tickets.get(code)!
@@ -397,7 +418,7 @@ export function doorRepository(db: Db) {
             sql`, `,
           )}) AS v(scan_id, answer, at) WHERE door_scans.scan_id = v.scan_id`)
       }
-      const unrecorded = [...answers].filter(([, a]) => a.result === 'UNKNOWN_TICKET').map(([id]) => id)
+      const unrecorded = [...answers].filter(([, a]) => noTicket(a)).map(([id]) => id)
       if (unrecorded.length > 0) await tx.delete(doorScans).where(inArray(doorScans.scanId, unrecorded))
       // A check-in whose time or gate an offline scan rewrote is audited (issue 21 item 6), like an undo.
       const rewritten = changed.filter((t) => t.before.checkedInAt !== null)

@@ -47,6 +47,7 @@ export interface EventInputValue {
   fair_start?: { window_seconds: number } | null
   questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
   activity_points?: ActivityPointsInputValue | null
+  transfer_closes_minutes?: number | null
 }
 
 export interface CouncilInputValue {
@@ -76,6 +77,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     long_description: e.longDescription,
     questions: e.questions as Question[],
     activity_points: e.activityPoints ?? null,
+    transfer_closes_minutes: e.transferClosesMinutes ?? null,
   }
 }
 
@@ -302,6 +304,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           }
           // Activity points (issue 26): the category must be one of the college's, read in this transaction.
           if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)
+          if (input.transfer_closes_minutes !== undefined) values.transferClosesMinutes = input.transfer_closes_minutes
           if (input.questions !== undefined) {
             const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
             values.questions = input.questions.map((q) => {

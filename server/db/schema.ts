@@ -137,6 +137,8 @@ export const events = pgTable(
     fairDrawAt: timestamp('fair_draw_at', { withTimezone: true }),
     fairDrawnAt: timestamp('fair_drawn_at', { withTimezone: true }),
     fairEntrantCount: integer('fair_entrant_count'),
+    /** Transfers close this many minutes before the first date (migration 0016, issue 25); null: open until check-in. */
+    transferClosesMinutes: integer('transfer_closes_minutes'),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -152,6 +154,7 @@ export const events = pgTable(
     check('events_fair_window_range', sql`${t.fairWindowSeconds} >= 0 AND ${t.fairWindowSeconds} <= 3600`),
     check('events_fair_seed_set', sql`${t.fairWindowSeconds} = 0 OR ${t.fairSeed} IS NOT NULL`),
     index('events_fair_draw_due').on(t.fairDrawAt).where(sql`${t.fairDrawAt} IS NOT NULL AND ${t.fairDrawnAt} IS NULL`),
+    check('events_transfer_closes_minutes', sql`${t.transferClosesMinutes} IS NULL OR ${t.transferClosesMinutes} BETWEEN 0 AND 10080`),
   ],
 )
 
@@ -222,6 +225,8 @@ export const participants = pgTable(
     checkedInGate: text('checked_in_gate'),
     /** Answers to the event's registration questions, by question id. */
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
+    /** How often the place this student holds changed hands (migration 0016, issue 25): it moves with the place, at most 2. */
+    ticketTransfers: smallint('ticket_transfers').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -534,4 +539,24 @@ export const pointCodes = pgTable(
     uniqueIndex('point_codes_code').on(t.code),
     check('point_codes_kind', sql`${t.kind} IN ('ATTENDED', 'WINNER', 'VOLUNTEER', 'ORGANISER')`),
   ],
+)
+
+/** Every move of a ticket's place to a friend (migration 0016, issue 25), with the code that stopped working. */
+export const ticketTransfers = pgTable(
+  'ticket_transfers',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    fromUserId: integer('from_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    toUserId: integer('to_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    oldCode: text('old_code').notNull(),
+    transferredAt: timestamp('transferred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ticket_transfers_old_code').on(t.oldCode), index('ticket_transfers_event').on(t.eventId)],
 )

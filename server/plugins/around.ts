@@ -1,10 +1,11 @@
-// Around the event (API.md Part 2): the waitlist and push repositories, the VAPID keys, and the tick that runs
+// Around the event (API.md Part 2): the waitlist, ticket transfer (issue 25) and push repositories, the VAPID keys, and the tick that runs
 // every second on every instance: waitlist offers passed on when their hold expires, reminders an hour before
 // an event, and the push outbox sent. Each step takes its rows with FOR UPDATE SKIP LOCKED or a unique key, so
 // several instances ticking together do each thing once. The tick is off every request's path.
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
 import { pushRepository, type PushRepository } from '../db/push.ts'
+import { transfersRepository, type TransfersRepository } from '../db/transfers.ts'
 import { waitlistRepository, type WaitlistRepository } from '../db/waitlist.ts'
 import type { PushEndpoints } from '../push/endpoint.ts'
 import { pushSender, type PushSender } from '../push/sender.ts'
@@ -18,6 +19,7 @@ export interface AroundJobs {
 declare module 'fastify' {
   interface FastifyInstance {
     waitlistRepository: WaitlistRepository
+    transfersRepository: TransfersRepository
     pushRepository: PushRepository
     vapid: Vapid
     pushSender: PushSender
@@ -37,6 +39,7 @@ export const around = fp(
       log: (msg, err) => app.log.warn({ err }, msg),
     })
     app.decorate('waitlistRepository', waitlist)
+    app.decorate('transfersRepository', transfersRepository(app.db, { holdMinutes: config.waitlistHoldMinutes }))
     app.decorate('pushRepository', push)
     app.decorate('vapid', vapid)
     app.decorate('pushSender', sender)

@@ -4,6 +4,7 @@ import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-message
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import { POINTS_MESSAGES } from '../../contract/points.ts'
+import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -58,6 +59,7 @@ export const DOOR_MESSAGES = {
   doorClosed: 'Tickets are checked at the door only while the event is in TICKET_OPEN, TICKET_CLOSED or ONGOING.',
   scanIdReused: 'This scan_id was already used for another ticket: make a new one for each scan.',
   unknownTicket: 'No ticket of this event has this code.',
+  transferred: 'This ticket was given to a friend: this code no longer works. The friend’s ticket has a new code.',
   notCheckedIn: 'This ticket is not checked in.',
   alreadyCheckedIn: 'This ticket is already checked in.',
   checkedIn: 'Checked in.',
@@ -152,6 +154,15 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   uploadQuota: { status: 413, message: 'Your images have reached the most one organiser may keep.' },
   endpointTaken: { status: 409, message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.' },
   notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
+  // Ticket transfer (issue 25): a wrong state or a closed window is 403, as for the other calls outside their states.
+  transfersClosed: { status: 403, message: 'Tickets of this event cannot be transferred now.' },
+  ticketUsed: { status: 409, message: 'Your ticket was already used at the door, so it cannot be transferred.' },
+  transferLimit: { status: 409, message: `This ticket has already changed hands ${TRANSFERS_PER_TICKET} times: it cannot be transferred again.` },
+  friendNotFound: { status: 404, message: 'Nobody has signed in to the app with this e-mail yet: ask your friend to sign in once.' },
+  transferToSelf: { status: 400, message: 'This is your own e-mail: enter your friend’s.' },
+  friendNotRegistered: { status: 409, message: 'Your friend is not registered for this event: they must register first.' },
+  friendNotInTeam: { status: 409, message: 'Your friend is not in your team: a team event’s ticket can only go to a teammate.' },
+  friendHasTicket: { status: 409, message: 'Your friend already has a ticket for this event.' },
   // A wrong state is 403 (API.md's conventions), as for the other calls outside their states.
   doorClosed: { status: 403, message: DOOR_MESSAGES.doorClosed },
   scanIdReused: { status: 409, message: DOOR_MESSAGES.scanIdReused },
@@ -175,6 +186,7 @@ export const AROUND_MESSAGES = {
   joined: 'You are on the waitlist. We will tell you when a ticket is held for you.',
   left: 'You have left the waitlist.',
   notOnList: 'You are not on the waitlist.',
+  transferred: (to: string) => `Your ticket is now ${to}’s: the code on this phone no longer works.`,
 } as const
 
 /** The HTTP refusal for a domain refusal (with Retry-After when the domain says how long to wait). */

@@ -1,4 +1,4 @@
-// Give back, waitlist, push subscriptions and the organiser's message (API.md Part 2 "Around the event").
+// Give back, ticket transfer, waitlist, push subscriptions and the organiser's message (API.md Part 2 "Around the event").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { badRequest } from '../errors.ts'
@@ -18,6 +18,17 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
       const { offered } = valueOf(await app.waitlistRepository.release(request.userId, request.body.event_id))
       if (offered.length > 0) kick()
       return { error: false as const, message: AROUND_MESSAGES.released }
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.transferTicket),
+    config: writes,
+    handler: async (request) => {
+      const { event_id, email } = request.body
+      const { to, transfers_left } = valueOf(await app.transfersRepository.transfer(request.userId, event_id, email))
+      kick() // the friend's notification goes out now
+      return { error: false as const, message: AROUND_MESSAGES.transferred(to), to, transfers_left }
     },
   })
 

@@ -8,6 +8,12 @@ const post = client.request
 export const aroundApi = {
   releaseTicket: (eventId: number) =>
     post<Answer<'releaseTicket'>>('/event/p/release-ticket' satisfies PathOf<'releaseTicket'>, { event_id: eventId } satisfies Request<'releaseTicket'>),
+  /** Issue 25: the caller's ticket to a friend (by the e-mail they signed in with). */
+  transferTicket: (eventId: number, email: string) =>
+    post<Answer<'transferTicket'>>(
+      '/event/p/transfer-ticket' satisfies PathOf<'transferTicket'>,
+      { event_id: eventId, email } satisfies Request<'transferTicket'>,
+    ),
   waitlist: (eventId: number, join: boolean) =>
     post<Answer<'waitlist'>>('/event/p/waitlist' satisfies PathOf<'waitlist'>, { event_id: eventId, join } satisfies Request<'waitlist'>),
   /** Public: the VAPID key to subscribe with. */

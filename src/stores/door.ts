@@ -119,6 +119,14 @@ function setTicket(code: string, change: Partial<DoorTicket>) {
   void idbSet(ticketsKey(), { tickets: [...next.values()], as_of: listAsOf.value })
 }
 
+function dropTicket(code: string) {
+  if (!tickets.value.has(code)) return
+  const next = new Map(tickets.value)
+  next.delete(code)
+  tickets.value = next
+  void idbSet(ticketsKey(), { tickets: [...next.values()], as_of: listAsOf.value })
+}
+
 async function saveQueue(next: QueuedScan[]) {
   queue.value = next
   await idbSet(queueKey(), next)
@@ -335,6 +343,12 @@ export function syncNow(): Promise<void> {
         }
         // A queued scan whose check-in was undone meanwhile (on another device): the ticket is not in.
         if (r.result === 'NOT_CHECKED_IN') setTicket(code, { checked_in_at: null, gate: null })
+        // A code that stopped working when its ticket went to a friend (issue 25): let in on an old list; the
+        // volunteer hears of it, and this phone's list drops the code so it is not let in again.
+        if (r.result === 'TRANSFERRED') {
+          dropTicket(code)
+          settled.push({ ...r, code })
+        }
       })
       if (settled.length) conflicts.value = [...conflicts.value, ...settled]
       const sent = new Set(chunk.map((s) => s.scan_id))

@@ -49,6 +49,23 @@ describe('ticket', () => {
     expect(root.querySelector('svg[role=img]')!.getAttribute('aria-label')).toBe('Ticket barcode: K7Q2X9M4P8Z1')
   })
 
+  it('a ticket not yet used offers "Give to a friend" (issue 25), whose form opens with its field focused; a used one does not', async () => {
+    const e = detail({ id: 83, name: 'Fest', state: 'TICKET_OPEN', Participant: holding('1234567890123456') })
+    const root = open({ events: [e], user: student({ name: 'Asha Rao' }) }, 83)
+    await waitFor(() => getByText(root, 'Fest', 'h1'))
+    click(getByText(root, 'Give to a friend', 'button'))
+    const field = await waitFor(() => find(root, 'input#transfer-email') as HTMLInputElement)
+    expect(root.querySelector('label[for=transfer-email]')!.textContent).toBe('Friend’s e-mail')
+    // The focus moves in an effect, after the render that made the field.
+    await waitFor(() => expect(document.activeElement).toBe(field))
+    cleanup()
+    eventDetail.reset()
+    const used = participant({ id: 9, ticket_collected: true, ticket_code: '1234567890123456', team: null, checked_in_at: '2026-11-25T12:33:00.000Z' })
+    const again = open({ events: [detail({ id: 84, name: 'Used', state: 'ONGOING', Participant: used })], user: student({ name: 'Asha Rao' }) }, 84)
+    await waitFor(() => getByText(again, 'Used', 'h1'))
+    expect(() => getByText(again, 'Give to a friend', 'button')).toThrow()
+  })
+
   it("falls back to 'Unknown' and 'Unknown College', and shows no team row without a team", async () => {
     const e = detail({ id: 81, state: 'ONGOING', Participant: holding('ZZ99') })
     const root = open({ events: [e], user: student({ name: '', college: null }) }, 81)

@@ -433,6 +433,17 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
             ? { status: 403, message: E.notRegistered }
             : { status: 409, message: 'You do not hold a ticket for this event.' },
     },
+    // Ticket transfer (issue 25): nobody here holds a ticket; the holder's rules come before the friend's.
+    'POST /event/p/transfer-ticket (no ticket held)': {
+      url: () => '/api/v1/event/p/transfer-ticket',
+      body: (w) => ({ event_id: w.tickets, email: 'friend@example.edu' }),
+      expect: (role) =>
+        role === 'signedOut'
+          ? { status: 401 }
+          : role === 'student'
+            ? { status: 403, message: E.notRegistered }
+            : { status: 409, message: 'You do not hold a ticket for this event.' },
+    },
     'POST /event/p/waitlist (join, tickets left)': {
       url: () => '/api/v1/event/p/waitlist',
       body: (w) => ({ event_id: w.tickets, join: true }),

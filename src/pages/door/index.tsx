@@ -80,7 +80,7 @@ function Answer({ shown }: { shown: ShownAnswer }) {
           {shown.gate ? ` at ${shown.gate}` : ''}
         </p>
       )}
-      {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN') && <p class={s.reason}>{shown.message}</p>}
+      {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN' || shown.result === 'TRANSFERRED') && <p class={s.reason}>{shown.message}</p>}
       {!yes && <p class={s.small}>Code read: {shown.code}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
@@ -235,12 +235,13 @@ function Scanning() {
       )}
       {conflicts.value.length > 0 && (
         <div class={s.conflicts} role="alert">
-          <p>Let in offline here, but checked in earlier elsewhere:</p>
+          <p>Let in offline here, but checked in earlier elsewhere or given to a friend:</p>
           <ul>
             {conflicts.value.map((c) => (
               <li key={c.code}>
                 {'attendee' in c ? c.attendee.name : c.code}
                 {c.result === 'ALREADY_CHECKED_IN' ? ` — ${time(c.checked_in_at)}${c.gate ? ` at ${c.gate}` : ''}` : ''}
+                {c.result === 'TRANSFERRED' ? ' — an old code: the ticket was given to a friend' : ''}
               </li>
             ))}
           </ul>

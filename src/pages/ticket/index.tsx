@@ -1,6 +1,6 @@
 // Ticket (SPEC §2): event image, name, description, organiser, holder and college, team, the Code 128 barcode
-// of Participant.ticket_code, and a back button.
-import { useEffect } from 'preact/hooks'
+// of Participant.ticket_code, and a back button; below it, giving the ticket to a friend (issue 25).
+import { useEffect, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { Barcode } from '../../components/barcode/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
@@ -8,6 +8,9 @@ import { formatIST } from '../../lib/dates.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import s from './style.module.css'
+
+/** While the door may check tickets, a ticket not yet used can go to a friend (issue 25; the server decides). */
+const TRANSFER_STATES = new Set(['TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING'])
 
 export default function Ticket() {
   const { id } = useRoute().params
@@ -86,7 +89,28 @@ export default function Ticket() {
           </p>
         )}
         <Barcode value={p.ticket_code} label="Ticket barcode" />
+        {!p.checked_in_at && TRANSFER_STATES.has(event.state) && <GiveToFriend eventId={event.id} />}
       </div>
     </article>
+  )
+}
+
+/** 'Give to a friend': the form's module loads on the tap (issue 25), so the ticket's own chunk stays small. */
+function GiveToFriend({ eventId }: { eventId: number }) {
+  const [Form, setForm] = useState<null | typeof import('./transfer.tsx').default>(null)
+  const [failed, setFailed] = useState(false)
+  if (Form) return <Form eventId={eventId} />
+  const open = () =>
+    import('./transfer.tsx').then(
+      (m) => setForm(() => m.default),
+      () => setFailed(true),
+    )
+  return (
+    <>
+      <button type="button" class={`button button-secondary ${s.give}`} onClick={open}>
+        Give to a friend
+      </button>
+      {failed && <p role="alert">Could not open the form: check your connection and try again.</p>}
+    </>
   )
 }

@@ -1,0 +1,89 @@
+// Issue 25 item 2 walked on phones: Arjun cannot come and gives his ticket to Bela from the ticket screen (a wrong
+// address is answered under the field, then a confirmation); he lands on the event page with the server's message
+// and no ticket; Bela's ticket screen shows her new barcode; at the door the old code is refused as TRANSFERRED and
+// Bela's new code checks in.
+import { expect, test } from '@playwright/test'
+import { decodeCode128 } from './support/barcode.ts'
+import { moveEvents, query } from './support/operator.ts'
+import { startServer, type RunningServer } from './support/server.ts'
+import { callApi, mustCall, newStudent, signIn, type Student } from './support/students.ts'
+
+test.describe.configure({ mode: 'serial' })
+
+let server: RunningServer
+let arjun: Student
+let bela: Student
+let volunteer: Student
+let eventId: number
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000) // two server starts on a shared, loaded machine
+  server = await startServer()
+  arjun = await newStudent(server.url, 'Arjun Mehta')
+  bela = await newStudent(server.url, 'Bela Iyer')
+  volunteer = await newStudent(server.url, 'Dev Volunteer')
+  // The organiser's part, with the server stopped (the embedded database is single-process): an individual event
+  // with tickets open first come, first served (no draw window), both students registered, the volunteer at its door.
+  server = await moveEvents(server, [], async (dir) => {
+    const [row] = await query(dir, `SELECT id FROM events WHERE ma_ppt = 1 AND state <> 'DRAFT' AND parent_id IS NULL ORDER BY id LIMIT 1`)
+    eventId = Number(row.id)
+    await query(dir, `INSERT INTO participants (event_id, user_id) VALUES (${eventId}, ${arjun.id}), (${eventId}, ${bela.id}) ON CONFLICT DO NOTHING`)
+    await query(
+      dir,
+      `UPDATE events SET fair_window_seconds = 0, fair_draw_at = NULL, state = 'TICKET_OPEN', is_ticket_feature_enabled = true, ticket_count = tickets_sold + 5 WHERE id = ${eventId}`,
+    )
+    await query(dir, `INSERT INTO event_staff (event_id, user_id) VALUES (${eventId}, ${volunteer.id})`)
+  })
+  await mustCall(server.url, arjun.accessToken, '/event/p/claim-ticket', { event_id: eventId })
+})
+
+test.afterAll(async () => {
+  await server?.stop()
+})
+
+test.setTimeout(180_000)
+
+test('a ticket given to a friend: the old code stops at the door, the friend’s new one passes', async ({ browser }) => {
+  const oldCode = (await mustCall(server.url, arjun.accessToken, `/event/p/get/${eventId}`, {})).event.Participant.ticket_code as string
+  expect(oldCode).toMatch(/^\d{16}$/)
+
+  const arjunPage = await (await browser.newContext()).newPage()
+  await signIn(arjunPage, server.url, arjun)
+  await arjunPage.goto(`${server.url}/ticket/${eventId}`)
+  await expect(arjunPage.getByRole('img', { name: /^Ticket barcode/ })).toBeVisible()
+  await arjunPage.getByRole('button', { name: 'Give to a friend' }).click()
+  const field = arjunPage.getByLabel('Friend’s e-mail')
+  await field.fill('nobody.here@example.edu')
+  await arjunPage.getByRole('button', { name: 'Give ticket' }).click()
+  await arjunPage.getByRole('dialog', { name: 'Give your ticket away?' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(arjunPage.getByRole('alert').filter({ hasText: 'Nobody has signed in to the app with this e-mail yet' })).toBeVisible()
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+
+  await field.fill(bela.email)
+  await arjunPage.getByRole('button', { name: 'Give ticket' }).click()
+  const dialog = arjunPage.getByRole('dialog', { name: 'Give your ticket away?' })
+  await expect(dialog).toContainText(bela.email)
+  await dialog.getByRole('button', { name: 'Confirm' }).click()
+  await expect(arjunPage).toHaveURL(new RegExp(`/event-details/${eventId}$`))
+  await expect(arjunPage.getByText('Your ticket is now Bela Iyer’s')).toBeVisible()
+  await expect(arjunPage.getByRole('link', { name: 'View Ticket' })).toHaveCount(0)
+
+  // Bela's phone: the ticket with a new code.
+  const newCode = (await mustCall(server.url, bela.accessToken, `/event/p/get/${eventId}`, {})).event.Participant.ticket_code as string
+  expect(newCode).toMatch(/^\d{16}$/)
+  expect(newCode).not.toBe(oldCode)
+  const belaPage = await (await browser.newContext()).newPage()
+  await signIn(belaPage, server.url, bela)
+  await belaPage.goto(`${server.url}/ticket/${eventId}`)
+  const barcode = belaPage.getByRole('img', { name: /^Ticket barcode/ })
+  await expect(barcode).toBeVisible()
+  expect(decodeCode128(await barcode.screenshot())).toBe(newCode)
+
+  // The door: the old code is refused as given to a friend, the new one checks in.
+  const scan = (code: string) =>
+    callApi(server.url, volunteer.accessToken, '/door/p/check-in', { event_id: eventId, ticket_code: code, scan_id: crypto.randomUUID(), gate: 'Main' })
+  const stale = await scan(oldCode)
+  expect(stale.status).toBe(404)
+  expect(stale.body.result).toBe('TRANSFERRED')
+  expect((await scan(newCode)).body.result).toBe('CHECKED_IN')
+})
