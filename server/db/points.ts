@@ -242,8 +242,8 @@ export interface VerifiedPoints {
   stands: boolean
 }
 
-/** One student's row of the export. */
-export interface ExportRow {
+/** A student as the export and the below-target list read them (branch in its wire form). */
+interface StudentColumns {
   id: number
   name: string
   email: string
@@ -251,6 +251,10 @@ export interface ExportRow {
   branch: string | null
   year: number | null
   lateral_entry: boolean
+}
+
+/** One student's row of the export. */
+export interface ExportRow extends StudentColumns {
   by_category: Map<string, number>
   total: number
   target: number
@@ -464,16 +468,7 @@ export function pointsRepository(db: Db, randomCode: () => string) {
            WHERE u.year = ${year} AND (${branch}::text IS NULL OR u.branch = ${branch}::text)
              AND coalesce(totals.points, 0) < CASE WHEN u.lateral_entry THEN ${settings.lateral_entry_target}::int ELSE ${settings.target}::int END
            ORDER BY 8, u.name, u.id`),
-      ) as {
-        id: number
-        name: string
-        email: string
-        roll_number: string | null
-        branch: string | null
-        year: number | null
-        lateral_entry: boolean
-        points: number
-      }[]
+      ) as (StudentColumns & { points: number })[]
       return done(
         rows.map((r) => ({
           user: { id: Number(r.id), name: r.name, email: r.email, roll_number: r.roll_number, branch: r.branch, year: r.year === null ? null : Number(r.year) },
@@ -563,23 +558,21 @@ export function pointsRepository(db: Db, randomCode: () => string) {
         for (const r of rows) codes.set(key(r.eventId, r.kind), r.code)
       }
       await stored()
-      for (const k of full.entryKeys) {
-        for (let i = 0; i < CODE_TRIES && !codes.has(key(k.eventId, k.kind)); i++) {
-          try {
-            await db
-              .insert(pointCodes)
-              .values({ userId, eventId: k.eventId, kind: k.kind, code: randomCode() })
-              .onConflictDoNothing({
-                target: [pointCodes.userId, pointCodes.eventId, pointCodes.kind],
-              })
-          } catch (err) {
-            if (isUniqueViolation(err, 'point_codes_code')) continue
-            throw err
-          }
-          await stored()
+      // Every missing code in one insert (a 400-entry first transcript made them one by one, reading all back after
+      // each: 6 s); a code another entry holds fails the insert, which is drawn again, whole, up to CODE_TRIES times.
+      const missing = () => full.entryKeys.filter((k) => !codes.has(key(k.eventId, k.kind)))
+      for (let i = 0; i < CODE_TRIES && missing().length > 0; i++) {
+        try {
+          await db
+            .insert(pointCodes)
+            .values(missing().map((k) => ({ userId, eventId: k.eventId, kind: k.kind, code: randomCode() })))
+            .onConflictDoNothing({ target: [pointCodes.userId, pointCodes.eventId, pointCodes.kind] })
+        } catch (err) {
+          if (!isUniqueViolation(err, 'point_codes_code')) throw err
         }
-        if (!codes.has(key(k.eventId, k.kind))) return refused('certificateCodesExhausted')
+        await stored()
       }
+      if (missing().length > 0) return refused('certificateCodesExhausted')
       const record = stripKeys(full)
       return done({ ...who, record, entries: record.entries.map((e) => ({ ...e, code: codes.get(key(e.event.id, e.kind))! })) })
     },

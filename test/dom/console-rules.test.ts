@@ -17,6 +17,8 @@ function contractErrors(form: EventForm): Record<string, string> {
 
 const q = (over: object = {}) => ({ label: 'GitHub', kind: 'URL' as const, options: [], required: true, ...over })
 
+const ap = (over: object = {}) => ({ category: 'Cultural', per_day: false, points: '10', winner: '0', volunteer: '0', organiser: '0', ...over })
+
 const CASES: [string, Partial<EventForm>][] = [
   ['a valid form', {}],
   ['no name', { name: '   ' }],
@@ -46,6 +48,18 @@ const CASES: [string, Partial<EventForm>][] = [
   ['a choice with a repeated option', { questions: [q({ kind: 'CHOICE', options: ['A', 'A'] })] }],
   ['a choice with an empty option', { questions: [q({ kind: 'CHOICE', options: ['A', ''] })] }],
   ['good questions', { questions: [q(), q({ label: 'Stack', kind: 'CHOICE', options: ['Web', 'ML'] })] }],
+  ['activity points', { activity_points: ap({ per_day: true, winner: '20', volunteer: '5', organiser: '100' }) }],
+  ['no activity points', { activity_points: null }],
+  ['points with no category', { activity_points: ap({ category: '' }) }],
+  ['points with a blank category', { activity_points: ap({ category: '   ', points: 'x' }) }],
+  ['points with a long category', { activity_points: ap({ category: 'x'.repeat(61) }) }],
+  ['points above 100', { activity_points: ap({ points: '101' }) }],
+  ['negative points', { activity_points: ap({ points: '-1' }) }],
+  ['fractional points', { activity_points: ap({ points: '1.5' }) }],
+  ['empty points', { activity_points: ap({ points: '' }) }],
+  ['a winner in words', { activity_points: ap({ winner: 'five' }) }],
+  ['an organiser above 100', { activity_points: ap({ organiser: '101' }) }],
+  ['a volunteer and an organiser both wrong', { activity_points: ap({ volunteer: '-2', organiser: '101' }) }],
 ]
 
 describe('event editor rules match the contract', () => {
@@ -59,7 +73,23 @@ describe('event editor rules match the contract', () => {
     expect(formErrors({ ...valid(), organizer_id: '' }, false).organizer_id).toBeUndefined()
   })
 
+  it('sends activity points only when they differ from the event as saved (a save that does not touch them keeps them)', () => {
+    const stored = { ...valid(), activity_points: ap() }
+    expect(toInput(stored, 5, stored)).not.toHaveProperty('activity_points')
+    expect(toInput({ ...stored, activity_points: ap({ points: '15' }) }, 5, stored).activity_points).toEqual({
+      category: 'Cultural',
+      per_day: false,
+      points: 15,
+      winner: 0,
+      volunteer: 0,
+      organiser: 0,
+    })
+    expect(toInput({ ...stored, activity_points: null }, 5, stored).activity_points).toBeNull()
+    expect(toInput(valid(), undefined, valid())).not.toHaveProperty('activity_points')
+  })
+
   it('finds the field a server message names', () => {
+    expect(fieldOfMessage('activity_points.category must be one of the college’s categories: Technical')).toBe('activity_points')
     expect(fieldOfMessage('fee must be a whole number from 0 to 1000000')).toBe('fee')
     expect(fieldOfMessage('schedule.tickets_open_at must be after schedule.registration_opens_at')).toBe('schedule')
     expect(fieldOfMessage("questions: 'Stack' needs at least two options")).toBe('questions')

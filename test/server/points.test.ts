@@ -11,7 +11,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importCatalogue } from '../../server/db/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
-import { finalYearOn } from '../../server/db/points.ts'
+import { finalYearOn, pointsRepository } from '../../server/db/points.ts'
 import { doorPost, doorWorld, type DoorWorld } from './door-fixtures.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
@@ -426,5 +426,23 @@ describe.each(DB_KINDS)('activity points on %s', (kind) => {
     // A student with no points gets a transcript that says so.
     const empty = await pdfText((await t.app.inject({ method: 'GET', url: '/api/v1/user/p/points/transcript.pdf', headers: w.users.student.auth })).rawPayload)
     expect(empty).toContain('No activity points yet.')
+  }, 60_000)
+
+  it('a transcript’s codes are made in one insert; a code another entry holds is drawn again, and after three tries the answer is a refusal', async () => {
+    const w = await pointsWorld()
+    for (const code of w.codes) expect((await checkIn(w, code)).status).toBe(200)
+    await t.database.db.update(schema.events).set({ state: 'COMPLETED' }).where(eq(schema.events.id, w.eventId))
+    await post('/org/p/event/winners', { event_id: w.eventId, user_id: w.people[1].id }, w.users.organiser.auth)
+    const taken = 'TAKEN00000'
+    const script = [taken, taken, 'FRESH00001', 'FRESH00002', 'FRESH00003']
+    const repo = pointsRepository(t.database.db, () => script.shift() ?? 'NEVER00000')
+    const first = await repo.transcript(w.people[0].id)
+    expect(first.ok && first.value.entries.map((e) => e.code)).toEqual([taken])
+    // Two entries: the first draw [taken, FRESH00001] fails whole; the second [FRESH00002, FRESH00003] is kept.
+    const second = await repo.transcript(w.people[1].id)
+    expect(second.ok && second.value.entries.map((e) => e.code).sort()).toEqual(['FRESH00002', 'FRESH00003'])
+    expect(script).toEqual([])
+    const stuck = pointsRepository(t.database.db, () => taken)
+    expect(await stuck.transcript(w.people[2].id)).toEqual({ ok: false, refusal: 'certificateCodesExhausted' })
   }, 60_000)
 })

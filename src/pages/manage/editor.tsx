@@ -13,6 +13,7 @@ import { fieldOfMessage, formErrors, toForm, toInput, type EventForm, type FormE
 
 const Questions = lazy(() => import('./questions.tsx'))
 const Preview = lazy(() => import('./preview.tsx'))
+const PointsFields = lazy(() => import('./points-fields.tsx'))
 
 type Key = keyof EventForm
 
@@ -116,7 +117,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
     }
     setBusy('save')
     try {
-      const saved = await org.save(toInput(form, id))
+      const saved = await org.save(toInput(form, id, initial))
       showToast(id ? 'Saved' : 'Draft created')
       onSaved(saved.id)
     } catch (err) {
@@ -257,6 +258,16 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {check('start_in_event_activity', 'Show the activity link while ongoing')}
           {text('in_event_activity', 'Activity link')}
         </fieldset>
+
+        <ErrorBoundary>
+          <PointsFields
+            value={form.activity_points}
+            had={!!initial.activity_points}
+            onChange={(v) => set('activity_points', v)}
+            onBlur={() => touch('activity_points')}
+            error={shown('activity_points')}
+          />
+        </ErrorBoundary>
 
         <fieldset class="m-card">
           <legend>Schedule (IST)</legend>

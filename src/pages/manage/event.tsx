@@ -2,6 +2,7 @@
 // a manual move confirmed with what students will see), its door volunteers (add by e-mail, remove) and a
 // notification to its students (notify.tsx).
 import { useEffect, useState } from 'preact/hooks'
+import { ErrorBoundary, lazy } from 'preact-iso'
 import { ALL_EVENT_STATES, type AnyEventState } from '../../../contract/constants.ts'
 import type { OrgEvent } from '../../../contract/types.ts'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
@@ -12,6 +13,8 @@ import { STUDENTS_SEE } from '../../lib/state-moves.ts'
 import { org } from '../../stores/org.ts'
 import { Counts } from './counts.tsx'
 import { NotifyForm } from './notify.tsx'
+
+const PointsPanel = lazy(() => import('./points-panel.tsx'))
 
 function StateControl({ event }: { event: OrgEvent }) {
   const [target, setTarget] = useState<AnyEventState>(event.state)
@@ -175,6 +178,7 @@ export default function EventPage({ id }: { id: number }) {
         <StateControl key={event.state} event={event} />
         <DoorVolunteers eventId={id} />
         {event.state !== 'DRAFT' && <NotifyForm eventId={id} />}
+        <ErrorBoundary>{event.activity_points && event.state !== 'DRAFT' && <PointsPanel event={event} />}</ErrorBoundary>
       </div>
     </>
   )

@@ -12,12 +12,14 @@ const Editor = lazy(() => import('./editor.tsx'))
 const Participants = lazy(() => import('./participants.tsx'))
 const Admin = lazy(() => import('./admin.tsx'))
 const Audit = lazy(() => import('./audit.tsx'))
+const PointsAdmin = lazy(() => import('./points-admin.tsx'))
 
 /** Which screen an address under /manage shows: '' the events, 'event/new', 'event/7', 'event/7/edit'… */
-export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'admin' | 'audit'; id?: number } {
+export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'admin' | 'audit' | 'points'; id?: number } {
   const [first, id, sub] = rest.split('/').filter(Boolean)
   if (first === 'admin') return { screen: 'admin' }
   if (first === 'audit') return { screen: 'audit' }
+  if (first === 'points') return { screen: 'points' }
   if (first === 'event' && id === 'new') return { screen: 'editor' }
   if (first === 'event' && /^\d{1,9}$/.test(id ?? '')) {
     const n = Number(id)
@@ -59,6 +61,11 @@ export default function Manage() {
             Audit log
           </a>
         )}
+        {roles.admin && (
+          <a href="/manage/points" aria-current={path === '/manage/points' ? 'page' : undefined}>
+            Activity points
+          </a>
+        )}
       </nav>
       {/* Renders the screen again once its chunk is in (the app's Router only waits for its own routes). */}
       <ErrorBoundary>
@@ -68,6 +75,7 @@ export default function Manage() {
         {screen === 'participants' && <Participants id={id!} />}
         {screen === 'admin' && <Admin />}
         {screen === 'audit' && (roles.admin ? <Audit /> : <p class="page-message">The audit log is for admins.</p>)}
+        {screen === 'points' && (roles.admin ? <PointsAdmin /> : <p class="page-message">Activity points settings are for admins.</p>)}
       </ErrorBoundary>
     </div>
   )

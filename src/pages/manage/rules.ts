@@ -6,6 +6,7 @@ import type { RegistrationType } from '../../../contract/constants.ts'
 import { EVENT_LIMITS } from '../../../contract/limits.ts'
 import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
+import { type PointsForm, pointsError, toPointsForm, toPointsInput } from './points-rules.ts'
 
 /** The event's field limits (contract/limits.ts), which the server checks too. */
 export const LIMITS = EVENT_LIMITS
@@ -35,6 +36,8 @@ export interface EventForm {
   /** datetime-local values, IST, by step. */
   schedule: Record<keyof Schedule, string>
   questions: QuestionInput[]
+  /** Activity points (issue 26): null gives none. */
+  activity_points: PointsForm | null
 }
 
 export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
@@ -61,6 +64,7 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     ticket_count: String(event?.ticket_count ?? 0),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, toLocalInput(schedule[s.key])])) as EventForm['schedule'],
     questions: event?.questions.map((q) => ({ ...q, options: [...q.options] })) ?? [],
+    activity_points: toPointsForm(event?.activity_points),
   }
 }
 
@@ -71,8 +75,12 @@ const tagList = (s: string) =>
     .map((t) => t.trim())
     .filter(Boolean)
 
-/** What /org/p/event/save receives for this form (with `id` to update). */
-export function toInput(form: EventForm, id?: number): EventInput {
+/**
+ * What /org/p/event/save receives for this form (with `id` to update). Activity points only when they differ from
+ * `stored` (the event as saved): a save that did not touch them sends none, so the server keeps what it has.
+ */
+export function toInput(form: EventForm, id?: number, stored?: EventForm): EventInput {
+  const points = JSON.stringify(form.activity_points) !== JSON.stringify(stored?.activity_points)
   return {
     ...(id ? { id } : {}),
     name: form.name.trim(),
@@ -96,6 +104,7 @@ export function toInput(form: EventForm, id?: number): EventInput {
     ticket_count: int(form.ticket_count),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])) as Schedule,
     questions: form.questions,
+    ...(points ? { activity_points: toPointsInput(form.activity_points) } : {}),
   }
 }
 
@@ -170,6 +179,8 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
     else if (q.kind === 'CHOICE' && options.length < 2) put('questions', `questions: '${q.label}' needs at least two options`)
     else if (new Set(options.map((o) => o.trim())).size !== options.length) put('questions', `questions: '${q.label}' has the same option twice`)
   }
+  const ap = pointsError(form.activity_points)
+  if (ap) put('activity_points', ap)
   return e
 }
 
