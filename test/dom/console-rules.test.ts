@@ -3,7 +3,7 @@
 // words. A drift between the two fails here.
 import { describe, expect, it } from 'vitest'
 import { eventInput } from '../../contract/org.ts'
-import { type EventForm, fieldOfMessage, formErrors, toForm, toInput } from '../../src/pages/manage/rules.ts'
+import { type EventForm, fieldOfMessage, formErrors, plain, toForm, toInput } from '../../src/pages/manage/rules.ts'
 
 const valid = (): EventForm => ({ ...toForm(null, 1), name: 'Hack Night' })
 
@@ -64,5 +64,24 @@ describe('event editor rules match the contract', () => {
     expect(fieldOfMessage('schedule.tickets_open_at must be after schedule.registration_opens_at')).toBe('schedule')
     expect(fieldOfMessage("questions: 'Stack' needs at least two options")).toBe('questions')
     expect(fieldOfMessage('You do not organise this council.')).toBeNull()
+  })
+
+  it('says every message in plain words, naming no internal field (issue 22 item 7)', () => {
+    expect(plain('name is a required field')).toBe('Name is required')
+    expect(plain('schedule.registration_closes_at must be after schedule.registration_opens_at')).toBe(
+      '“Registration closes” must be after “Registration opens”',
+    )
+    expect(plain('ticket_count cannot be below the number of tickets already collected.')).toBe(
+      'Number of tickets cannot be below the number of tickets already collected.',
+    )
+    expect(plain('min_ppt must not be more than ma_ppt')).toBe('Smallest team must not be more than largest team')
+    expect(plain('organizer_id is a required field')).toBe('Council is required')
+    expect(plain("questions: 'Stack' needs at least two options")).toBe("Question 'Stack' needs at least two options")
+    expect(plain('questions: label is a required field')).toBe("A question's text is required")
+    expect(plain('You do not organise this council.')).toBe('You do not organise this council.')
+    // Every message the editor's own checks can give, over the table of forms: no snake_case or dotted name left.
+    for (const [, change] of CASES)
+      for (const message of Object.values(formErrors({ ...valid(), ...change, organizer_id: '' }, true)))
+        expect(plain(message!)).not.toMatch(/[a-z]_[a-z]|schedule\.|^questions:/)
   })
 })

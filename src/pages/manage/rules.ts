@@ -178,3 +178,42 @@ export function fieldOfMessage(message: string): keyof EventForm | null {
   const word = /^([a-z_]+)[.:\s]/.exec(message)?.[1]
   return word && word in toForm() ? (word as keyof EventForm) : null
 }
+
+/** The editor's words for the fields the contract's messages name (issue 22 item 7: no internal names on screen). */
+const WORDS: Record<string, string> = {
+  name: 'name',
+  description: 'short description',
+  long_description: 'long description',
+  event_page_image_url: 'image address (details)',
+  banner_url: 'image address (cards)',
+  dates: 'dates',
+  venue: 'venue',
+  tags: 'tags',
+  organizer_id: 'council',
+  parent_id: 'parent event',
+  fee: 'fee',
+  min_ppt: 'smallest team',
+  ma_ppt: 'largest team',
+  registration_type: 'registration type',
+  external_registration_link: 'external registration link',
+  in_event_activity: 'activity link',
+  ticket_count: 'number of tickets',
+  questions: 'questions',
+  "questions: label": "a question's text",
+  'questions: option': 'an option',
+  'questions:': 'question',
+}
+
+/**
+ * A contract or server message in the editor's words: "schedule.tickets_open_at must be after
+ * schedule.registration_opens_at" reads "Tickets open must be after Registration opens", "ticket_count cannot be
+ * below…" "Number of tickets cannot be below…", "name is a required field" "Name is required". The server's
+ * messages stay as API.md fixes them (a 400 names the field); only the screen translates.
+ */
+export function plain(message: string): string {
+  const out = message
+    .replace(/schedule\.([a-z_]+)/g, (whole, key) => `“${SCHEDULE_STEPS.find((s) => s.key === key)?.label ?? whole}”`)
+    .replace(/^questions: (label|option)\b|^questions:(?= ')|\b[a-z]+(_[a-z]+)+\b|^[a-z]+\b/g, (word) => WORDS[word] ?? word)
+    .replace(' is a required field', ' is required')
+  return out.charAt(0).toUpperCase() + out.slice(1)
+}
