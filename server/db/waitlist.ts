@@ -52,6 +52,20 @@ export async function waitlistPlaceOf(db: Db, eventId: number, userId: number): 
   return { position: Number(row.position), offer_expires_at: at === null ? null : new Date(at).toISOString() }
 }
 
+/**
+ * Until when the places left of an event are all held for waitlisted students (the soonest offer's end), or null
+ * when a place is free to claim or none is offered: what claim_tickets() counts out for everyone else.
+ */
+export async function heldUntil(db: Db, eventId: number, ticketsLeft: number): Promise<string | null> {
+  if (ticketsLeft <= 0) return null
+  const [row] = rowsOf(
+    await db.execute(sql`
+      SELECT count(*)::int AS offers, min(offer_expires_at) AS until
+        FROM waitlist WHERE event_id = ${eventId} AND offer_expires_at > now()`),
+  ) as { offers: number; until: Date | string | null }[]
+  return row && row.until !== null && Number(row.offers) >= ticketsLeft ? new Date(row.until).toISOString() : null
+}
+
 export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {}) {
   const hold = options.holdMinutes ?? WAITLIST_HOLD_MINUTES
 
