@@ -17,19 +17,3 @@ export function drawStep(event: DrawStepEvent, now: number = Date.now()): NextSt
   if (event.state !== 'TICKET_OPEN' || !event.Participant || event.Participant.draw?.result !== 'PENDING' || !(at > now)) return null
   return { at, text: `Results at ${formatIST(at, '{h}:{mm} {A}')}` }
 }
-
-export interface HeldStepEvent {
-  state?: string
-  held_until?: string | null
-  Participant?: false | { waitlist?: { offer_expires_at: string | null } | null }
-}
-
-/**
- * A given-back place held for the waitlist (issue 22 item 11): until when, for a student it is not held for (the
- * one it is held for sees their offer and claims it), or null. The page fetches the event when the hold ends.
- */
-export function heldStep(event: HeldStepEvent, now: number = Date.now()): NextStep | null {
-  const at = event.held_until ? Date.parse(event.held_until) : Number.NaN
-  if (event.state !== 'TICKET_OPEN' || !(at > now) || (event.Participant && event.Participant.waitlist?.offer_expires_at)) return null
-  return { at, text: `Held for the waitlist until ${formatIST(at, '{h}:{mm} {A}')}` }
-}

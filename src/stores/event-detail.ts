@@ -10,7 +10,7 @@ import type { Api } from '../api/all-calls.ts'
 import { api } from '../api/calls.ts'
 import { detailApi } from '../api/detail-calls.ts'
 import { aroundApi, type AroundApi } from '../api/around-calls.ts'
-import { drawStep, heldStep } from '../lib/draw-step.ts'
+import { drawStep } from '../lib/draw-step.ts'
 import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
 import { events } from './events.ts'
@@ -57,9 +57,6 @@ const newParticipant = (): DetailParticipant => ({
 const MAX_TIMER_MS = 2_147_483_647
 /** When the event is fetched again after a step of its schedule is due (ms after it). */
 const AFTER_STEP_MS = [1_500, 6_000, 15_000, 30_000, 60_000]
-
-/** How often a waitlisted student's open page asks whether a place is offered to them. */
-const WAITLIST_POLL_MS = 20_000
 
 /** An id the server could answer for; anything else ('abc', '0', '1.5') can only be "not found". */
 const isId = (id: string) => /^[1-9]\d{0,9}$/.test(id)
@@ -133,9 +130,7 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
   /** The bottom button: the flow under way, else SPEC §4's row for the event as the store now holds it. */
   const button = computed<ActionButton | PendingButton | null>(() => {
     if (pending.value) return { label: FLOW_LABEL[pending.value], action: 'none', disabled: true, busy: true }
-    const b = event.value && actionFor(event.value)
-    // The places left are held for the waitlist (issue 22 item 11): a claim would only be refused.
-    return b?.action === 'claim-ticket' && held.value ? { label: held.value.text, action: 'none', disabled: true } : b
+    return event.value && actionFor(event.value)
   })
 
   /** Writes a participation into the held event (if it is still the one written to) and tells the list. */
@@ -236,13 +231,11 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
   // The timers follow the step's time, not each fetch: a step the server never takes is fetched 5 times, not forever.
   const clock = signal(Date.now())
   const next = computed<NextStep | null>(() => (event.value ? (drawStep(event.value, clock.value) ?? nextStep(event.value, clock.value)) : null))
-  const held = computed(() => event.value && heldStep(event.value, clock.value))
-  // The sooner of the next step and the end of a hold (the place then goes to the next in line, or is free again).
-  const nextAt = computed(() => Math.min(next.value?.at ?? Infinity, held.value?.at ?? Infinity))
+  const nextAt = computed(() => next.value?.at ?? 0)
   effect(() => {
     const at = nextAt.value
     const left = at - Date.now()
-    if (!Number.isFinite(at) || left > MAX_TIMER_MS) return
+    if (!at || left > MAX_TIMER_MS) return
     const timers = AFTER_STEP_MS.map((after) => setTimeout(() => void fetchCurrent(), Math.max(0, left) + after))
     // Past the last fetch the step is over: the line moves on to the one after it.
     timers.push(setTimeout(() => (clock.value = Date.now()), Math.max(0, left) + AFTER_STEP_MS.at(-1)! + 1_000))
@@ -254,18 +247,6 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
       for (const t of timers) clearTimeout(t)
       clearInterval(tick)
     }
-  })
-
-  // On the waitlist without an offer, the open page asks every 20 s (issue 22 item 11): a place given back shows as
-  // the student's offer without a reload, whether or not notifications are on.
-  const waiting = computed(() => {
-    const e = event.value
-    return !!(e?.state === 'TICKET_OPEN' && e.Participant && e.Participant.waitlist && !e.Participant.waitlist.offer_expires_at)
-  })
-  effect(() => {
-    if (!waiting.value) return
-    const poll = setInterval(() => void fetchCurrent(), WAITLIST_POLL_MS)
-    return () => clearInterval(poll)
   })
 
   return {

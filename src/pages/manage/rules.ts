@@ -199,7 +199,7 @@ const WORDS: Record<string, string> = {
   in_event_activity: 'activity link',
   ticket_count: 'number of tickets',
   questions: 'questions',
-  "questions: label": "a question's text",
+  'questions: label': "a question's text",
   'questions: option': 'an option',
   'questions:': 'question',
 }
