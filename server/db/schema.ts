@@ -93,6 +93,8 @@ export const events = pgTable(
     bannerUrl: text('banner_url'),
     // ISO-8601 date-times with offset, in order; the first is the event's date.
     dates: jsonb('dates').$type<string[]>().notNull().default([]),
+    // The end of each date, in the same order (null: not given); migration 0014.
+    dateEnds: jsonb('date_ends').$type<(string | null)[]>().notNull().default([]),
     venue: text('venue').notNull().default(''),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     organizerId: integer('organizer_id')

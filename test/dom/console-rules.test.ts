@@ -6,6 +6,9 @@ import { eventInput } from '../../contract/org.ts'
 import { type EventForm, fieldOfMessage, formErrors, plain, toForm, toInput } from '../../src/pages/manage/rules.ts'
 
 const valid = (): EventForm => ({ ...toForm(null, 1), name: 'Hack Night' })
+/** Just enough of an OrgEvent for toForm. */
+const orgEventOf = (input: object) =>
+  ({ ...input, organizer: { id: 1 }, schedule: null, tags: [], questions: [] }) as unknown as Parameters<typeof toForm>[0] & object
 
 /** The contract's first message per top-level field. */
 function contractErrors(form: EventForm): Record<string, string> {
@@ -83,5 +86,17 @@ describe('event editor rules match the contract', () => {
     for (const [, change] of CASES)
       for (const message of Object.values(formErrors({ ...valid(), ...change, organizer_id: '' }, true)))
         expect(plain(message!)).not.toMatch(/[a-z]_[a-z]|schedule\.|^questions:/)
+  })
+
+  it('each date’s end time goes with its date: on its day, or on the next for a night event (issue 22 item 7)', () => {
+    const form = { ...valid(), dates: ['2026-12-11T18:00', '', '2026-12-10T09:00'], date_ends: ['02:00', '11:00', '17:30'] }
+    const input = toInput(form)
+    expect(input.dates).toEqual(['2026-12-11T18:00:00+05:30', '2026-12-10T09:00:00+05:30'])
+    expect(input.date_ends).toEqual(['2026-12-12T02:00:00+05:30', '2026-12-10T17:30:00+05:30'])
+    expect(toInput({ ...form, date_ends: [] }).date_ends).toEqual([null, null])
+    expect(eventInput.safeParse(input).success).toBe(true)
+    // Read back by the editor as the times it showed.
+    const saved = toForm({ ...orgEventOf(input), dates: input.dates!, date_ends: input.date_ends! })
+    expect(saved.date_ends).toEqual(['02:00', '17:30'])
   })
 })

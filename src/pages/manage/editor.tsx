@@ -191,22 +191,41 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
                   }
                 />
               </div>
+              {/* Issue 22 item 7: each date's end, for the calendar (else it shows one hour). */}
+              <div class="m-field">
+                <label for={`f-end-${i}`}>Date {i + 1} ends</label>
+                <input
+                  id={`f-end-${i}`}
+                  type="time"
+                  value={form.date_ends[i] ?? ''}
+                  onInput={(e) =>
+                    set(
+                      'date_ends',
+                      form.dates.map((_, j) => (j === i ? e.currentTarget.value : (form.date_ends[j] ?? ''))),
+                    )
+                  }
+                />
+              </div>
               <button
                 type="button"
                 class="m-small"
-                onClick={() =>
+                onClick={() => {
                   set(
                     'dates',
                     form.dates.filter((_, j) => j !== i),
                   )
-                }
+                  set(
+                    'date_ends',
+                    form.date_ends.filter((_, j) => j !== i),
+                  )
+                }}
                 aria-label={`Remove date ${i + 1}`}
               >
                 Remove
               </button>
             </div>
           ))}
-          {shown('dates') && <p class="m-error">{shown('dates')}</p>}
+          {(shown('dates') || shown('date_ends')) && <p class="m-error">{shown('dates') || shown('date_ends')}</p>}
           <button type="button" class="m-small" onClick={() => set('dates', [...form.dates, ''])}>
             Add a date
           </button>

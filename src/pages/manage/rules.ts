@@ -18,6 +18,8 @@ export interface EventForm {
   banner_url: string
   /** datetime-local values, IST. */
   dates: string[]
+  /** Each date's end time, 'HH:MM' in IST ('' for none): that date's day, or the next when not after its start. */
+  date_ends: string[]
   venue: string
   /** Comma-separated. */
   tags: string
@@ -46,6 +48,7 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     event_page_image_url: event?.event_page_image_url ?? '',
     banner_url: event?.banner_url ?? '',
     dates: event?.dates.map(toLocalInput) ?? [],
+    date_ends: event?.dates.map((_, i) => toLocalInput(event.date_ends?.[i]).slice(11, 16)) ?? [],
     venue: event?.venue ?? '',
     tags: event?.tags.join(', ') ?? '',
     organizer_id: String(event?.organizer.id ?? councilId ?? ''),
@@ -71,8 +74,16 @@ const tagList = (s: string) =>
     .map((t) => t.trim())
     .filter(Boolean)
 
+/** A date's end: its time on the date's day, or on the next when that is not after the start (a night event). */
+function endOf(date: string, time: string): string | null {
+  if (!time) return null
+  const end = Date.parse(fromLocalInput(`${date.slice(0, 10)}T${time}`)!)
+  return fromLocalInput(toLocalInput(new Date(end > Date.parse(fromLocalInput(date)!) ? end : end + 86_400_000).toISOString()))
+}
+
 /** What /org/p/event/save receives for this form (with `id` to update). */
 export function toInput(form: EventForm, id?: number): EventInput {
+  const dated = form.dates.map((d, i) => [d, form.date_ends[i] ?? ''] as const).filter(([d]) => d)
   return {
     ...(id ? { id } : {}),
     name: form.name.trim(),
@@ -80,7 +91,8 @@ export function toInput(form: EventForm, id?: number): EventInput {
     long_description: form.long_description,
     event_page_image_url: form.event_page_image_url.trim() || null,
     banner_url: form.banner_url.trim() || null,
-    dates: form.dates.filter(Boolean).map((d) => fromLocalInput(d)!),
+    dates: dated.map(([d]) => fromLocalInput(d)!),
+    date_ends: dated.map(([d, end]) => endOf(d, end)),
     venue: form.venue,
     tags: tagList(form.tags),
     ...(form.organizer_id ? { organizer_id: int(form.organizer_id) } : {}),
@@ -187,6 +199,7 @@ const WORDS: Record<string, string> = {
   event_page_image_url: 'image address (details)',
   banner_url: 'image address (cards)',
   dates: 'dates',
+  date_ends: 'end times',
   venue: 'venue',
   tags: 'tags',
   organizer_id: 'council',
