@@ -164,7 +164,9 @@ function StudentView({ id }: { id: number }) {
         href={href}
         onClick={(e) => {
           if (!matchMedia('(orientation: landscape)').matches) return
+          // Not the router's navigation either (it listens above the link and does not look at preventDefault).
           e.preventDefault()
+          e.stopPropagation()
           setBlocked(!open(href, 'student-view', 'popup,width=400,height=820'))
         }}
       >
