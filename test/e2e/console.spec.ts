@@ -327,17 +327,6 @@ test.describe('on a laptop', () => {
     await expect(page.getByRole('heading', { name: 'My events' })).toBeVisible({ timeout: 20_000 })
   })
 
-  test('a student on a laptop gets no console or door links on Mobile Required', async ({ page }) => {
-    await signIn(page, server.url, student)
-    await page.goto(server.url + '/profile')
-    await expect(page.locator('#mobile-required')).toBeVisible()
-    // The user has loaded (the app fetches it behind the message and keeps it) before the links are looked for.
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('lastKnown:me')), { timeout: 20_000 }).toContain(student.email)
-    await expect(page.locator('#mobile-required a')).toHaveCount(2)
-    await expect(page.locator('#mobile-required a').first()).toBeHidden()
-    await expect(page.locator('#mobile-required a').last()).toBeHidden()
-  })
-
   test('an admin reads the audit log: the role grants made with the command line, narrowed to nothing for an unknown event', async ({ page }) => {
     await signIn(page, server.url, admin)
     await page.goto(server.url + '/manage')

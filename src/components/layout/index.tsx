@@ -72,9 +72,6 @@ export function Layout({ isBare, children }: LayoutProps) {
   const bare = isBare(path)
   // The console and the door may be used in landscape (src/styles/critical.css); student screens may not.
   document.documentElement.classList.toggle('wide', /^\/(manage|door)(\/|$)/.test(path))
-  // Whether 'Mobile Required' offers the console and the door (issue 22 item 8: a laptop reaches them).
-  // Any role shows in the stored user's roles as `true` (admin) or a council's or event's number.
-  document.documentElement.classList.toggle('staff', /true|\d/.test(JSON.stringify(session.user.value?.roles)))
   const status = session.status.value
   const needsOnboarding = session.needsOnboarding.value
 
