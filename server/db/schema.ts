@@ -361,6 +361,15 @@ export const waitlist = pgTable(
   ],
 )
 
+/** The codes of tickets given back (migration 0014): the door tells them from codes of no ticket (issue 22 item 12). */
+export const releasedTickets = pgTable('released_tickets', {
+  ticketCode: text('ticket_code').primaryKey(),
+  eventId: integer('event_id')
+    .notNull()
+    .references(() => events.id, { onDelete: 'cascade' }),
+  releasedAt: timestamp('released_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 /** A browser's Web Push subscription. */
 export const pushSubscriptions = pgTable(
   'push_subscriptions',

@@ -16,3 +16,12 @@ BEGIN
   RETURN NEW;
 END;
 $$;
+--> statement-breakpoint
+-- The codes of tickets given back (issue 22 item 12): release-ticket clears the participant's code, and the door
+-- looks a code of no ticket up here to answer "This ticket was given back" instead of "No ticket of this event".
+CREATE TABLE "released_tickets" (
+	"ticket_code" text PRIMARY KEY NOT NULL,
+	"event_id" integer NOT NULL,
+	"released_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "released_tickets_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action
+);
