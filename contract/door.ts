@@ -137,9 +137,10 @@ export const DOOR_CALLS = {
     path: '/door/p/tickets',
     auth: 'bearer',
     tag: 'door',
-    summary: 'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read.',
+    summary:
+      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read. Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12).',
     body: fields(eventRef),
-    answers: { 200: ok({ tickets: z.array(doorTicket), as_of: z.string() }), ...bearer(403, 404) },
+    answers: { 200: ok({ tickets: z.array(doorTicket), as_of: z.string(), released: z.array(z.string()) }), ...bearer(403, 404) },
   },
   checkIn: {
     method: 'POST',

@@ -13,16 +13,18 @@ export interface Occurrence {
 }
 
 /**
- * Each usable date starts an occurrence of one hour, unless the event's `ends_at` falls on that occurrence's day
- * (within 24 hours after its start): then it ends there. Dates that do not parse are left out.
+ * Each usable date starts an occurrence that ends at its own end time (`dateEnds`, in the order of `dates`, issue
+ * 22 item 7) when it has one after its start; else at the event's `ends_at` when that falls on the occurrence's day
+ * (within 24 hours after its start); else after one hour. Dates that do not parse are left out.
  */
-export function occurrences(dates: readonly string[], endsAt?: string | null): Occurrence[] {
+export function occurrences(dates: readonly string[], endsAt?: string | null, dateEnds: readonly (string | null)[] = []): Occurrence[] {
   const ends = endsAt ? Date.parse(endsAt) : Number.NaN
   const out: Occurrence[] = []
   dates.forEach((date, index) => {
     const start = Date.parse(date)
     if (!Number.isFinite(start)) return
-    const end = ends > start && ends - start <= DAY_MS ? ends : start + HOUR_MS
+    const own = Date.parse(dateEnds[index] ?? '')
+    const end = own > start ? own : ends > start && ends - start <= DAY_MS ? ends : start + HOUR_MS
     out.push({ index, start, end })
   })
   return out

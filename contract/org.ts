@@ -184,6 +184,15 @@ export const eventInputShape = {
       .array(dateTime('dates'), { error: 'dates must be a list of date-times' })
       .check(z.maxLength(EVENT_LIMITS.dates, `dates must have at most ${EVENT_LIMITS.dates} entries`)),
   ),
+  /**
+   * Each date's end (issue 22 item 7), in the order of `dates` and sent with them: a date-time after that date's
+   * start, or null. Without it, a change of `dates` keeps the end of each date that stays.
+   */
+  date_ends: z.optional(
+    z
+      .array(z.nullable(dateTime('date_ends')), { error: 'date_ends must be a list of date-times or nulls' })
+      .check(z.maxLength(EVENT_LIMITS.dates, `date_ends must have at most ${EVENT_LIMITS.dates} entries`)),
+  ),
   venue: z.optional(text('venue', EVENT_LIMITS.venue)),
   tags: z.optional(
     z
@@ -229,8 +238,29 @@ export const eventInputShape = {
   transfer_closes_minutes: z.optional(z.nullable(wholeNumber('transfer_closes_minutes', 0, TRANSFER_CLOSES_MAX))),
 }
 
+/**
+ * Each date's end beside its date (issue 22 item 7), checked on the save's body itself: sent with the dates, at most
+ * one per date, each after its date's start.
+ */
+const dateEndsRule = z.superRefine((e: { dates?: string[]; date_ends?: (string | null)[] }, ctx) => {
+  if (e.date_ends === undefined) return
+  const dates = e.dates
+  const message = !dates
+    ? 'date_ends must be sent with dates'
+    : e.date_ends.length > dates.length
+      ? 'date_ends must not have more entries than dates'
+      : e.date_ends.some((end, i) => end !== null && Date.parse(end) <= Date.parse(dates[i]))
+        ? 'date_ends: each end must be after its date’s start'
+        : null
+  if (message) ctx.addIssue({ code: 'custom', input: e.date_ends, path: ['date_ends'], message })
+})
+
+/** The body of /org/p/event/save: the fields, and the rule that ties each end time to its date. */
+export const eventSaveBody = fields(eventInputShape).check(dateEndsRule)
+
 /** The cross-field rules checkable from the input alone (the form's and the server's first pass). */
 export const eventInput = z.object(eventInputShape).check(
+  dateEndsRule,
   z.superRefine((e, ctx) => {
     if (e.min_ppt !== undefined && e.ma_ppt !== undefined && e.min_ppt > e.ma_ppt)
       ctx.addIssue({ code: 'custom', input: e.min_ppt, path: ['min_ppt'], message: 'min_ppt must not be more than ma_ppt' })
@@ -280,6 +310,8 @@ export const orgEvent = doc(
   z.object({
     ...eventFieldsButState,
     state: z.enum(ALL_EVENT_STATES),
+    /** Each date's end or null, in the order of `dates` (issue 22 item 7). */
+    date_ends: z.array(z.nullable(z.string())),
     long_description: z.string(),
     questions: z.array(question),
     /** Activity points (issue 26): null when the event gives none. */
@@ -387,7 +419,7 @@ export const ORG_CALLS = {
     auth: 'bearer',
     tag: 'organiser',
     summary: 'Creates (no id; starts as DRAFT) or updates (id; only the fields sent) an event of a council the caller manages.',
-    body: fields(eventInputShape),
+    body: eventSaveBody,
     bodyLimit: EVENT_SAVE_BODY_LIMIT,
     answers: { 200: ok({ event: orgEvent }), ...bearer(403, 404, 409) },
   },

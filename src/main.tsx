@@ -28,7 +28,7 @@ const preloadFromLink = (event: Event) => preloadRoute((event.target as Element 
 addEventListener('pointerdown', preloadFromLink, { passive: true, capture: true })
 
 // The offline tickets (stores/offline-tickets.ts), fetched ahead in the background once the first screen has had
-// the network to itself.
+// the network to itself; the same chunk shows 'Mobile Required''s links to staff (stores/staff-links.ts).
 const offlineTickets = () => setTimeout(() => import('./stores/offline-tickets.ts').catch(() => {}), 2000)
 if (document.readyState === 'complete') offlineTickets()
 else addEventListener('load', offlineTickets, { once: true })

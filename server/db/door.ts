@@ -27,7 +27,7 @@ import { DOOR_STATES } from '../../contract/door.ts'
 import type { Attendee, DoorEvent, DoorTicket } from '../../contract/types.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
-import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, teams, ticketTransfers, users } from './schema.ts'
+import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
 
@@ -35,7 +35,7 @@ import { rolesRepository } from './roles.ts'
 export type ScanAnswer =
   | { result: 'CHECKED_IN'; attendee: Attendee; checked_in_at: string }
   | { result: 'ALREADY_CHECKED_IN'; attendee: Attendee; checked_in_at: string; gate: string | null }
-  | { result: 'UNKNOWN_TICKET'; other_event: string | null }
+  | { result: 'UNKNOWN_TICKET'; other_event: string | null; given_back?: boolean }
   /** A repeated scan_id whose ticket is not checked in now: its check-in was undone (issue 21 item 13). */
   | { result: 'NOT_CHECKED_IN'; attendee: Attendee }
   /** A code that stopped working when its ticket was given to a friend (issue 25): the friend holds a new one. */
@@ -146,6 +146,16 @@ export function clampScan(scannedAt: string, collectedAt: Date, now: Date): Date
   return new Date(Math.max(collectedAt.getTime(), Math.min(Date.parse(scannedAt), now.getTime())))
 }
 
+/** Which of these codes were tickets of the event, given back since (issue 22 item 12). */
+async function givenBack(db: Db, eventId: number, codes: string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set()
+  const rows = await db
+    .select({ code: releasedTickets.ticketCode })
+    .from(releasedTickets)
+    .where(and(eq(releasedTickets.eventId, eventId), inArray(releasedTickets.ticketCode, codes)))
+  return new Set(rows.map((r) => r.code))
+}
+
 export function doorRepository(db: Db) {
   /** Whether the user may check tickets at the event now: null when yes, else the refusal. */
   async function access(userId: number, eventId: number): Promise<Refusal | null> {
@@ -197,7 +207,12 @@ export function doorRepository(db: Db) {
         return done(answer)
       })
     } catch (err) {
-      if (err instanceof Unrecorded) return done(err.answer)
+      if (err instanceof Unrecorded)
+        return done(
+          err.answer.result === 'UNKNOWN_TICKET' && (await givenBack(db, scan.eventId, [scan.ticketCode])).size
+            ? { ...err.answer, given_back: true }
+            : err.answer,
+        )
       throw err
     }
   }
@@ -255,10 +270,15 @@ export function doorRepository(db: Db) {
       ).map((o) => [o.code!, otherEvent(o)]),
     )
     // 2b. The codes that stopped working by a transfer (a list downloaded before it, or a transfer since step 1):
-    // TRANSFERRED, so the friend's new code is the only way in.
+    // TRANSFERRED, so the friend's new code is the only way in; and the codes of tickets given back.
     const transferred = await transferredCodes(db, eventId, codes)
+    const released = await givenBack(db, eventId, strays)
     const unknown = (code: string): ScanAnswer =>
-      transferred.has(code) ? { result: 'TRANSFERRED' } : { result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null }
+      transferred.has(code)
+        ? { result: 'TRANSFERRED' }
+        : released.has(code)
+          ? { result: 'UNKNOWN_TICKET', other_event: null, given_back: true }
+          : { result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null }
     // Nothing but codes of no ticket (a mistyped batch, or the issue's 100 unknown codes): two reads, no transaction.
     if (known.size === 0) return scans.map((scan) => ({ ...unknown(scan.ticket_code), scan_id: scan.scan_id }))
 
@@ -463,7 +483,7 @@ export function doorRepository(db: Db) {
     },
 
     /** Every ticket of the event, for offline checking. */
-    async tickets(userId: number, eventId: number): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string }>> {
+    async tickets(userId: number, eventId: number): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[] }>> {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       const asOf = new Date().toISOString()
@@ -482,8 +502,10 @@ export function doorRepository(db: Db) {
         .leftJoin(teams, eq(teams.id, participants.teamId))
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), isNotNull(participants.ticketCode)))
         .orderBy(asc(participants.id))
+      const released = await db.select({ code: releasedTickets.ticketCode }).from(releasedTickets).where(eq(releasedTickets.eventId, eventId))
       return done({
         as_of: asOf,
+        released: released.map((r) => r.code),
         tickets: rows.map((r) => ({
           ticket_code: r.code!,
           name: r.name,

@@ -10,7 +10,7 @@ import { councils, events, participants, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
 import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
-import { waitlistPlaceOf } from './waitlist.ts'
+import { heldUntil, waitlistPlaceOf } from './waitlist.ts'
 import { fairRepository, fairStartOf } from './fair.ts'
 
 type EventRow = typeof events.$inferSelect
@@ -279,6 +279,8 @@ export function eventsRepository(db: Db) {
       const drawn = fields.fair_start && row.event.fairDrawnAt ? await fair.published(eventId) : null
       if (fields.fair_start && drawn) fields.fair_start.keys = drawn.keys
       const draw = mine && fields.fair_start ? await fair.entryOf(eventId, userId, drawn) : null
+      const ev = row.event
+      const held = ev.state === 'TICKET_OPEN' && ev.isTicketFeatureEnabled ? await heldUntil(db, eventId, ev.ticketCount - ev.ticketsSold) : null
       return {
         ...fields,
         long_description: row.event.longDescription,
@@ -297,6 +299,7 @@ export function eventsRepository(db: Db) {
             }
           : false,
         door_checked_in: door !== undefined,
+        held_until: held,
       }
     },
 

@@ -19,6 +19,8 @@ export interface FeedEvent {
   description: string
   venue: string
   dates: string[]
+  /** Each date's end or null, in the order of `dates` (migration 0014). */
+  dateEnds: (string | null)[]
   endsAt: string | null
   /** Raised by the database whenever what the feed shows of the event changes (migration 0008). */
   sequence: number
@@ -74,6 +76,7 @@ export function feedsRepository(db: Db, randomCode: () => string) {
           description: events.description,
           venue: events.venue,
           dates: events.dates,
+          dateEnds: events.dateEnds,
           endsAt: events.endsAt,
           sequence: events.calendarSequence,
           modifiedAt: events.calendarModifiedAt,

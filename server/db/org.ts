@@ -30,6 +30,7 @@ export interface EventInputValue {
   event_page_image_url?: string | null
   banner_url?: string | null
   dates?: string[]
+  date_ends?: (string | null)[]
   venue?: string
   tags?: string[]
   organizer_id?: number
@@ -74,6 +75,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
   return {
     ...eventFields(e, organizer, children),
     state: e.state as AnyEventState,
+    date_ends: e.dates.map((_, i) => e.dateEnds[i] ?? null),
     long_description: e.longDescription,
     questions: e.questions as Question[],
     activity_points: e.activityPoints ?? null,
@@ -270,7 +272,14 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           if (input.long_description !== undefined) values.longDescription = input.long_description
           if (input.event_page_image_url !== undefined) values.eventPageImageUrl = input.event_page_image_url
           if (input.banner_url !== undefined) values.bannerUrl = input.banner_url
-          if (input.dates !== undefined) values.dates = [...input.dates].sort((a, b) => Date.parse(a) - Date.parse(b))
+          if (input.dates !== undefined) {
+            // Each date with its end (issue 22 item 7): the ends sent, or the stored end of a date that stays.
+            const kept = new Map(before?.dates.map((d, i) => [d, before.dateEnds[i] ?? null]))
+            const pairs = input.dates.map((d, i) => [d, input.date_ends ? (input.date_ends[i] ?? null) : (kept.get(d) ?? null)] as const)
+            pairs.sort((a, b) => Date.parse(a[0]) - Date.parse(b[0]))
+            values.dates = pairs.map(([d]) => d)
+            values.dateEnds = pairs.map(([, end]) => end)
+          }
           if (input.venue !== undefined) values.venue = input.venue
           if (input.tags !== undefined) values.tags = [...new Set(input.tags.map((t) => t.trim()))]
           if (input.organizer_id !== undefined) values.organizerId = input.organizer_id

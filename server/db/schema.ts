@@ -93,6 +93,8 @@ export const events = pgTable(
     bannerUrl: text('banner_url'),
     // ISO-8601 date-times with offset, in order; the first is the event's date.
     dates: jsonb('dates').$type<string[]>().notNull().default([]),
+    // The end of each date, in the same order (null: not given); migration 0014.
+    dateEnds: jsonb('date_ends').$type<(string | null)[]>().notNull().default([]),
     venue: text('venue').notNull().default(''),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     organizerId: integer('organizer_id')
@@ -137,7 +139,7 @@ export const events = pgTable(
     fairDrawAt: timestamp('fair_draw_at', { withTimezone: true }),
     fairDrawnAt: timestamp('fair_drawn_at', { withTimezone: true }),
     fairEntrantCount: integer('fair_entrant_count'),
-    /** Transfers close this many minutes before the first date (migration 0016, issue 25); null: open until check-in. */
+    /** Transfers close this many minutes before the first date (migration 0015, issue 25); null: open until check-in. */
     transferClosesMinutes: integer('transfer_closes_minutes'),
   },
   (t) => [
@@ -225,7 +227,7 @@ export const participants = pgTable(
     checkedInGate: text('checked_in_gate'),
     /** Answers to the event's registration questions, by question id. */
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
-    /** How often the place this student holds changed hands (migration 0016, issue 25): it moves with the place, at most 2. */
+    /** How often the place this student holds changed hands (migration 0015, issue 25): it moves with the place, at most 2. */
     ticketTransfers: smallint('ticket_transfers').notNull().default(0),
     createdAt: createdAt(),
   },
@@ -363,6 +365,15 @@ export const waitlist = pgTable(
       .onUpdate('cascade'),
   ],
 )
+
+/** The codes of tickets given back (migration 0014): the door tells them from codes of no ticket (issue 22 item 12). */
+export const releasedTickets = pgTable('released_tickets', {
+  ticketCode: text('ticket_code').primaryKey(),
+  eventId: integer('event_id')
+    .notNull()
+    .references(() => events.id, { onDelete: 'cascade' }),
+  releasedAt: timestamp('released_at', { withTimezone: true }).notNull().defaultNow(),
+})
 
 /** A browser's Web Push subscription. */
 export const pushSubscriptions = pgTable(
@@ -541,7 +552,7 @@ export const pointCodes = pgTable(
   ],
 )
 
-/** Every move of a ticket's place to a friend (migration 0016, issue 25), with the code that stopped working. */
+/** Every move of a ticket's place to a friend (migration 0015, issue 25), with the code that stopped working. */
 export const ticketTransfers = pgTable(
   'ticket_transfers',
   {

@@ -52,6 +52,20 @@ export async function waitlistPlaceOf(db: Db, eventId: number, userId: number): 
   return { position: Number(row.position), offer_expires_at: at === null ? null : new Date(at).toISOString() }
 }
 
+/**
+ * Until when the places left of an event are all held for waitlisted students (the soonest offer's end), or null
+ * when a place is free to claim or none is offered: what claim_tickets() counts out for everyone else.
+ */
+export async function heldUntil(db: Db, eventId: number, ticketsLeft: number): Promise<string | null> {
+  if (ticketsLeft <= 0) return null
+  const [row] = rowsOf(
+    await db.execute(sql`
+      SELECT count(*)::int AS offers, min(offer_expires_at) AS until
+        FROM waitlist WHERE event_id = ${eventId} AND offer_expires_at > now()`),
+  ) as { offers: number; until: Date | string | null }[]
+  return row && row.until !== null && Number(row.offers) >= ticketsLeft ? new Date(row.until).toISOString() : null
+}
+
 export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {}) {
   const hold = options.holdMinutes ?? WAITLIST_HOLD_MINUTES
 
@@ -66,10 +80,18 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
           if (ev.state !== 'TICKET_OPEN' || !ev.is_ticket_feature_enabled) throw new Refused('releaseClosed')
           const released = rowsOf(
             await tx.execute(sql`
-              UPDATE participants SET ticket_collected = false, ticket_code = NULL, ticket_collected_at = NULL
-                WHERE event_id = ${eventId} AND user_id = ${userId} AND ticket_collected AND checked_in_at IS NULL
-                RETURNING id`),
-          )
+              UPDATE participants p SET ticket_collected = false, ticket_code = NULL, ticket_collected_at = NULL
+                FROM (SELECT id, ticket_code FROM participants
+                        WHERE event_id = ${eventId} AND user_id = ${userId} AND ticket_collected AND checked_in_at IS NULL FOR UPDATE) old
+                WHERE p.id = old.id
+                RETURNING p.id, old.ticket_code AS code`),
+          ) as { id: number; code: string | null }[]
+          // The code is kept apart, so the door can say the ticket was given back (issue 22 item 12).
+          for (const { code } of released)
+            if (code)
+              await tx.execute(sql`
+                INSERT INTO released_tickets (ticket_code, event_id) VALUES (${code}, ${eventId})
+                  ON CONFLICT (ticket_code) DO UPDATE SET event_id = EXCLUDED.event_id, released_at = now()`)
           if (released.length === 0) {
             const [p] = rowsOf(
               await tx.execute(sql`SELECT ticket_collected, checked_in_at FROM participants WHERE event_id = ${eventId} AND user_id = ${userId}`),

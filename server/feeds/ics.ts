@@ -78,7 +78,7 @@ export function calendarFeed(events: FeedEvent[], options: { host: string; appUr
     ...VTIMEZONE,
   ]
   for (const event of events) {
-    const days = occurrences(event.dates, event.endsAt)
+    const days = occurrences(event.dates, event.endsAt, event.dateEnds)
     const url = `${options.appUrl}/event-details/${event.id}`
     const modified = stamp(event.modifiedAt.getTime(), true)
     for (const day of days) {

@@ -35,7 +35,11 @@ export function scanReply(answer: ScanAnswer) {
         status: 404 as const,
         body: {
           error: true as const,
-          message: answer.other_event ? DOOR_MESSAGES.otherEvent(answer.other_event) : DOOR_MESSAGES.unknownTicket,
+          message: answer.given_back
+            ? DOOR_MESSAGES.givenBack
+            : answer.other_event
+              ? DOOR_MESSAGES.otherEvent(answer.other_event)
+              : DOOR_MESSAGES.unknownTicket,
           result: 'UNKNOWN_TICKET' as const,
         },
       }

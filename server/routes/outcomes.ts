@@ -65,6 +65,7 @@ export const DOOR_MESSAGES = {
   checkedIn: 'Checked in.',
   undone: 'Check-in undone: the ticket can be scanned again.',
   otherEvent: (name: string) => `This ticket is for another event: ${name}.`,
+  givenBack: 'This ticket was given back: its code no longer works.',
   undoneScan: 'This scan’s check-in was undone: the ticket is not checked in. Scan it again to check it in.',
 } as const
 

@@ -15,6 +15,8 @@ export const REGISTERING = 'Registering'
 export const RSVPING = 'RSVPing'
 export const REGISTER_TOAST = 'Registration Successful!!'
 export const RSVP_TOAST = 'Ticket collected!'
+/** A given-back place offered to a waitlisted student, seen by the others (the panel below says until when). */
+export const HELD = 'Held for the waitlist'
 /** A fair opening's entry (issue 24): the button until the draw. */
 export const IN_DRAW = 'In the draw'
 
@@ -30,7 +32,7 @@ type ButtonEvent = Pick<
   | 'external_registration_link'
   | 'start_in_event_activity'
   | 'in_event_activity'
->
+> & { held_until?: string | null }
 
 const go = (label: string, action: Action): ActionButton => ({ label, action, disabled: false })
 const off = (label: string): ActionButton => ({ label, action: 'none', disabled: true })
@@ -55,6 +57,8 @@ export function actionFor(event: ButtonEvent): ActionButton {
         // Entered in a fair opening's draw that has not run yet: nothing to do but wait for the result.
         if ('draw' in p && p.draw?.result === 'PENDING') return off(IN_DRAW)
         if (event.tickets_sold >= event.ticket_count) return off('Tickets Sold Out')
+        // The places left are held for waitlisted students (issue 22 item 11): only the one with the offer may claim.
+        if (event.held_until && !('waitlist' in p && p.waitlist?.offer_expires_at)) return off(HELD)
         return go('RSVP for this event', 'claim-ticket')
       }
     // A TICKET_OPEN event without the ticket feature reads like TICKET_CLOSED.

@@ -71,6 +71,9 @@ export const gate = signal<string>('')
 /** The ticket list by code, as last downloaded and updated by this device's scans. */
 export const tickets = signal<Map<string, DoorTicket>>(new Map())
 export const listAsOf = signal<string | null>(null)
+/** The codes of this event's tickets given back, kept with the list: offline, the door says so (issue 22 item 12). */
+const released = signal<Set<string>>(new Set())
+const keptList = (list: DoorTicket[]) => ({ tickets: list, as_of: listAsOf.value, released: [...released.value] })
 export const queue = signal<QueuedScan[]>([])
 export const answer = signal<ShownAnswer | null>(null)
 export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
@@ -116,7 +119,7 @@ function setTicket(code: string, change: Partial<DoorTicket>) {
   const next = new Map(tickets.value)
   next.set(code, { ...current, ...change })
   tickets.value = next
-  void idbSet(ticketsKey(), { tickets: [...next.values()], as_of: listAsOf.value })
+  void idbSet(ticketsKey(), keptList([...next.values()]))
 }
 
 function dropTicket(code: string) {
@@ -189,8 +192,9 @@ export async function refreshList(): Promise<void> {
     }
     tickets.value = next
     listAsOf.value = list.as_of
+    released.value = new Set(list.released ?? [])
     online.value = true
-    await idbSet(ticketsKey(), { tickets: list.tickets, as_of: list.as_of })
+    await idbSet(ticketsKey(), keptList(list.tickets))
   } catch (error) {
     if (error instanceof ApiError && PASSING.includes(error.status)) online.value = false
     else doorError.value = error instanceof Error ? error.message : String(error)
@@ -213,9 +217,10 @@ export async function openDoor(id: number, gateName: string) {
   answer.value = null
   lastCheckIn.value = null
   conflicts.value = []
-  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string }>(ticketsKey())
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[] }>(ticketsKey())
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
+  released.value = new Set(stored?.released ?? [])
   queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
   if (typeof window !== 'undefined') {
     window.addEventListener('online', onOnline)
@@ -246,7 +251,10 @@ export function closeDoor() {
 /** Checks the offline list: who, and whether already in. */
 function offlineAnswer(code: string, scanId: string): ShownAnswer {
   const t = tickets.value.get(code)
-  if (!t) return { error: true, message: 'No ticket of this event has this code.', result: 'UNKNOWN_TICKET', offline: true, code }
+  if (!t) {
+    const message = released.value.has(code) ? 'This ticket was given back: its code no longer works.' : 'No ticket of this event has this code.'
+    return { error: true, message, result: 'UNKNOWN_TICKET', offline: true, code }
+  }
   const attendee = { name: t.name, photo_url: t.photo_url, team: t.team }
   if (t.checked_in_at)
     return {

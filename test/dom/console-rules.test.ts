@@ -3,9 +3,12 @@
 // words. A drift between the two fails here.
 import { describe, expect, it } from 'vitest'
 import { eventInput } from '../../contract/org.ts'
-import { type EventForm, fieldOfMessage, formErrors, toForm, toInput } from '../../src/pages/manage/rules.ts'
+import { type EventForm, fieldOfMessage, formErrors, plain, toForm, toInput } from '../../src/pages/manage/rules.ts'
 
 const valid = (): EventForm => ({ ...toForm(null, 1), name: 'Hack Night' })
+/** Just enough of an OrgEvent for toForm. */
+const orgEventOf = (input: object) =>
+  ({ ...input, organizer: { id: 1 }, schedule: null, tags: [], questions: [] }) as unknown as Parameters<typeof toForm>[0] & object
 
 /** The contract's first message per top-level field. */
 function contractErrors(form: EventForm): Record<string, string> {
@@ -94,5 +97,36 @@ describe('event editor rules match the contract', () => {
     expect(fieldOfMessage('schedule.tickets_open_at must be after schedule.registration_opens_at')).toBe('schedule')
     expect(fieldOfMessage("questions: 'Stack' needs at least two options")).toBe('questions')
     expect(fieldOfMessage('You do not organise this council.')).toBeNull()
+  })
+
+  it('says every message in plain words, naming no internal field (issue 22 item 7)', () => {
+    expect(plain('name is a required field')).toBe('Name is required')
+    expect(plain('schedule.registration_closes_at must be after schedule.registration_opens_at')).toBe(
+      '“Registration closes” must be after “Registration opens”',
+    )
+    expect(plain('ticket_count cannot be below the number of tickets already collected.')).toBe(
+      'Number of tickets cannot be below the number of tickets already collected.',
+    )
+    expect(plain('min_ppt must not be more than ma_ppt')).toBe('Smallest team must not be more than largest team')
+    expect(plain('organizer_id is a required field')).toBe('Council is required')
+    expect(plain("questions: 'Stack' needs at least two options")).toBe("Question 'Stack' needs at least two options")
+    expect(plain('questions: label is a required field')).toBe("A question's text is required")
+    expect(plain('You do not organise this council.')).toBe('You do not organise this council.')
+    // Every message the editor's own checks can give, over the table of forms: no snake_case or dotted name left.
+    for (const [, change] of CASES)
+      for (const message of Object.values(formErrors({ ...valid(), ...change, organizer_id: '' }, true)))
+        expect(plain(message!)).not.toMatch(/[a-z]_[a-z]|schedule\.|^questions:/)
+  })
+
+  it('each date’s end time goes with its date: on its day, or on the next for a night event (issue 22 item 7)', () => {
+    const form = { ...valid(), dates: ['2026-12-11T18:00', '', '2026-12-10T09:00'], date_ends: ['02:00', '11:00', '17:30'] }
+    const input = toInput(form)
+    expect(input.dates).toEqual(['2026-12-11T18:00:00+05:30', '2026-12-10T09:00:00+05:30'])
+    expect(input.date_ends).toEqual(['2026-12-12T02:00:00+05:30', '2026-12-10T17:30:00+05:30'])
+    expect(toInput({ ...form, date_ends: [] }).date_ends).toEqual([null, null])
+    expect(eventInput.safeParse(input).success).toBe(true)
+    // Read back by the editor as the times it showed.
+    const saved = toForm({ ...orgEventOf(input), dates: input.dates!, date_ends: input.date_ends! })
+    expect(saved.date_ends).toEqual(['02:00', '17:30'])
   })
 })

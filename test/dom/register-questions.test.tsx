@@ -15,6 +15,8 @@ const questions = [
   { id: 'track', label: 'Track', kind: 'CHOICE' as const, options: ['Web', 'AI'], required: true },
   { id: 'why', label: 'Why join', kind: 'LONG_TEXT' as const, options: [], required: false },
   { id: 'nick', label: 'Nickname', kind: 'TEXT' as const, options: [], required: false },
+  // The organiser wrote "(optional)" already (issue 22 item 9: it showed "(optional) (optional)").
+  { id: 'site', label: 'Website (Optional)', kind: 'URL' as const, options: [], required: false },
 ]
 
 beforeEach(() => showToast(''))
@@ -56,8 +58,9 @@ describe('Register with registration questions', () => {
     expect(dialog()!.getAttribute('aria-modal')).toBe('true')
     expect(document.getElementById('register-title')?.textContent).toBe(`Register for ${e.name}`)
     // Labels, "(optional)", and a control per kind.
-    expect(document.querySelector('label[for="q-gh"]')?.textContent).toBe('GitHub')
+    expect(document.querySelector('label[for="q-gh"]')?.textContent).toBe('GitHub *')
     expect(document.querySelector('label[for="q-why"]')?.textContent).toBe('Why join (optional)')
+    expect(document.querySelector('label[for="q-site"]')?.textContent).toBe('Website (optional)')
     expect($('#q-gh').type).toBe('url')
     expect($('#q-track').tagName).toBe('SELECT')
     expect($('#q-why').tagName).toBe('TEXTAREA')

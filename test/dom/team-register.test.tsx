@@ -7,6 +7,7 @@ import { App } from '../../src/app.tsx'
 import { blur, cleanup, click, fakeServer, getByText, go, mount, student, typeInto, waitFor } from './session-fakes.ts'
 import { $, EVENT_ID, addressesVisited, button, byteClub, deferred, fakeTeamApi, inTeam, openAt, pathIs, teamEvent, type FakeTeamApi } from './team-fakes.tsx'
 import { TEAMS_CLOSED } from '../../src/pages/team-event.tsx'
+import styles from '../../src/pages/team-register/style.module.css'
 
 const errorOf = (root: ParentNode, field: 'name' | 'code') => root.querySelector(`#team-${field}-error`)?.textContent ?? null
 
@@ -276,8 +277,16 @@ describe('team register: the event’s registration questions', () => {
     const api = fakeTeamApi(teamEvent({ questions, min_ppt: 2, ma_ppt: 4 }))
     const root = await openRegister(api)
     expect(getByText(root, /Teams of 2–4/, 'p')).toBeTruthy()
-    expect(root.querySelector('label[for="q-gh"]')?.textContent).toBe('GitHub')
+    // Issue 22 item 9: a required one marked (the mark hidden from screen readers, which read aria-required), and
+    // each question styled like the form's other fields: its box, a full-width control, a styled select.
+    expect(root.querySelector('label[for="q-gh"]')?.textContent).toBe('GitHub *')
+    expect(root.querySelector('label[for="q-gh"] [aria-hidden="true"]')?.textContent).toBe(' *')
     expect(root.querySelector('label[for="q-track"]')?.textContent).toBe('Track (optional)')
+    expect(styles.control && styles.field).toBeTruthy()
+    for (const id of ['#q-gh', '#q-track']) {
+      expect($(root, id).className).toBe(styles.control)
+      expect($(root, id).parentElement?.className).toBe(styles.field)
+    }
     await typeInto($(root, '#team-name'), 'Byte Club')
     submit(root, 'name')
     await waitFor(() => expect(root.querySelector('#q-gh-error')?.textContent).toBe('GitHub is a required field'))

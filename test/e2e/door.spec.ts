@@ -46,6 +46,8 @@ test.beforeAll(async ({ launchOptions }) => {
     await newStudent(server.url, 'Meera Iyer'),
     await newStudent(server.url, 'Rohan Das'),
     await newStudent(server.url, 'Tara Menon'),
+    // Gives the ticket back (issue 22 item 12): the door then says so for its code.
+    await newStudent(server.url, 'Nisha Kapoor'),
   ]
   id = await eventId(server.url, volunteer, 'Garba Night')
   server = await moveEvents(server, [[id, 'REGISTRATION_OPEN']])
@@ -54,6 +56,7 @@ test.beforeAll(async ({ launchOptions }) => {
     await cli(dataDir, ['role:grant', volunteer.email, 'admin'])
   })
   for (const h of holders) codes.push((await call(h.accessToken, '/event/p/claim-ticket', { event_id: id })).ticket_code)
+  await call(holders[5].accessToken, '/event/p/release-ticket', { event_id: id })
   dir = mkdtempSync(join(tmpdir(), 'door-camera-'))
   browser = await launchWithFakeCamera(launchOptions, writeTicketVideo(join(dir, 'ticket.y4m'), codes[0]))
 })
@@ -159,6 +162,12 @@ test('offline after a reload: the events and ticket list kept on the phone open,
   await expect(refused).toContainText('No ticket of this event has this code.')
   await expect(refused).toContainText('Code read: 0000000000000000')
   await page.getByRole('button', { name: 'Next ticket' }).click()
+  // A ticket given back: NOT VALID says so (the server keeps the codes given back; issue 22 item 12).
+  await page.getByLabel(/Ticket code/).fill(codes[5])
+  await page.getByLabel(/Ticket code/).press('Enter')
+  await expect(refused).toContainText('This ticket was given back: its code no longer works.')
+  await expect(refused).toContainText(`Code read: ${codes[5]}`)
+  await page.getByRole('button', { name: 'Next ticket' }).click()
   await page.getByRole('button', { name: 'Change event' }).click()
 
   await context.setOffline(true)
@@ -173,6 +182,11 @@ test('offline after a reload: the events and ticket list kept on the phone open,
   await expect(page.getByTestId('ticket-total')).toHaveText(String(list.tickets.length))
   await expect(page.getByTestId('total-count')).toHaveText(String(inNow))
   const code = page.getByLabel(/Ticket code/)
+  // Offline too, from the list kept on the phone.
+  await code.fill(codes[5])
+  await code.press('Enter')
+  await expect(refused).toContainText('This ticket was given back: its code no longer works.')
+  await page.getByRole('button', { name: 'Next ticket' }).click()
   await code.fill(codes[4])
   await code.press('Enter')
   await expect(page.locator('[data-result]')).toHaveAttribute('data-result', 'CHECKED_IN')

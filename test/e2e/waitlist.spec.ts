@@ -1,6 +1,7 @@
 // Issue 13 walked by two students on their phones: the event is sold out; Bela joins the waitlist below the
 // disabled 'Tickets Sold Out' button and sees her position; Arjun gives his ticket back (with a confirmation);
-// Bela is told a ticket is held for her until a time, RSVPs and gets the ticket.
+// Arjun's page then says the place is held for the waitlist (no RSVP to tap); Bela's open page shows, without a
+// reload, that a ticket is held for her until a time (issue 22 item 11); she RSVPs and gets the ticket.
 import { expect, test } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server.ts'
 import { moveEvents, query } from './support/operator.ts'
@@ -43,6 +44,10 @@ test('one student gives a ticket back, the first on the waitlist is offered it a
   await belaPage.getByRole('button', { name: 'Join the waitlist' }).click()
   await expect(belaPage.getByRole('status').filter({ hasText: 'You are number 1 on the waitlist.' })).toBeVisible()
   await expect(belaPage.getByRole('button', { name: 'Leave the waitlist' })).toBeVisible()
+  // Bela keeps the page open: the offer must show without a reload (issue 22 item 11); a reload would drop this.
+  await belaPage.evaluate(() => {
+    ;(window as unknown as { sameDocument: boolean }).sameDocument = true
+  })
 
   const arjunPage = await (await browser.newContext()).newPage()
   await signIn(arjunPage, server.url, arjun)
@@ -53,8 +58,12 @@ test('one student gives a ticket back, the first on the waitlist is offered it a
   await expect(dialog).toBeVisible()
   await dialog.getByRole('button', { name: 'Confirm' }).click()
   await expect(arjunPage.getByText('Ticket given back.')).toBeVisible()
-  // Arjun has no ticket now, and the place is held for Bela: for him it is sold out.
+  // Arjun has no ticket now, and the place is held for Bela: his page says so, with no RSVP to tap (issue 22 item 11:
+  // it showed an active 'RSVP for this event' that the server refused).
   await expect(arjunPage.getByRole('button', { name: 'Give back ticket' })).toHaveCount(0)
+  await expect(arjunPage.getByRole('button', { name: 'Held for the waitlist' })).toBeDisabled()
+  await expect(arjunPage.getByRole('status').filter({ hasText: /^A ticket given back is held for the waitlist until \d\d:\d\d [AP]M\.$/ })).toBeVisible()
+  await expect(arjunPage.getByRole('button', { name: 'RSVP for this event' })).toHaveCount(0)
   const again = await fetch(`${server.url}/api/v1/event/p/claim-ticket`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${arjun.accessToken}` },
@@ -62,8 +71,9 @@ test('one student gives a ticket back, the first on the waitlist is offered it a
   })
   expect(again.status).toBe(409)
 
-  await belaPage.reload()
-  await expect(belaPage.getByRole('status').filter({ hasText: /^A ticket is held for you until \d\d:\d\d [AP]M$/ })).toBeVisible()
+  // The open page asks every 20 s while Bela is on the waitlist: the offer appears by itself.
+  await expect(belaPage.getByRole('status').filter({ hasText: /^A ticket is held for you until \d\d:\d\d [AP]M$/ })).toBeVisible({ timeout: 45_000 })
+  expect(await belaPage.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
   await belaPage.getByRole('button', { name: 'RSVP for this event' }).click()
   await expect(belaPage.getByRole('link', { name: 'View Ticket' })).toBeVisible()
   await expect(belaPage.getByRole('status').filter({ hasText: 'held for you' })).toHaveCount(0)

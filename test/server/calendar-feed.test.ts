@@ -137,6 +137,31 @@ describe.each(DB_KINDS)('the calendar feed on %s', (kind) => {
     expect(parse((await get(url)).body).events).toEqual([])
   })
 
+  it('each date ends at its own end time when it has one (issue 22 item 7), and a new end time raises SEQUENCE', async () => {
+    const student = await t.student()
+    const fest = await event({
+      name: 'Hackathon',
+      dates: ['2026-12-10T09:00:00+05:30', '2026-12-11T18:00:00+05:30', '2026-12-12T10:00:00+05:30'],
+      // The second day runs overnight; the third has no end time (one hour, as before).
+      dateEnds: ['2026-12-10T17:30:00+05:30', '2026-12-12T02:00:00+05:30', null],
+    })
+    await register(fest, student.id)
+    const url = await feedUrl(student.auth)
+    const before = parse((await get(url)).body).events
+    expect(before.map((e) => [e.startDate.toString(), e.endDate.toString()])).toEqual([
+      ['2026-12-10T09:00:00', '2026-12-10T17:30:00'],
+      ['2026-12-11T18:00:00', '2026-12-12T02:00:00'],
+      ['2026-12-12T10:00:00', '2026-12-12T11:00:00'],
+    ])
+    await t.database.db
+      .update(schema.events)
+      .set({ dateEnds: ['2026-12-10T17:30:00+05:30', '2026-12-12T02:00:00+05:30', '2026-12-12T16:00:00+05:30'] })
+      .where(eq(schema.events.id, fest))
+    const after = parse((await get(url)).body).events
+    expect(after[2].endDate.toString()).toBe('2026-12-12T16:00:00')
+    expect(after[2].sequence).toBeGreaterThan(before[2].sequence)
+  })
+
   it('rotating the secret kills the old URL; unknown or malformed secrets answer 404', async () => {
     const student = await t.student()
     const old = await feedUrl(student.auth)

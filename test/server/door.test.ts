@@ -56,6 +56,33 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     expect(scans).toEqual([])
   })
 
+  it('a ticket given back answers that it was given back, at a live scan and in a sync (issue 22 item 12); nothing is recorded', async () => {
+    const w = await doorWorld(t, { state: 'TICKET_OPEN' })
+    const released = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/event/p/release-ticket',
+      headers: { ...w.people[1].auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ event_id: w.eventId }),
+    })
+    expect(released.statusCode, released.body).toBe(200)
+    const live = await scan(w, w.codes[1])
+    expect(live.status).toBe(404)
+    expect(live.body).toEqual({ error: true, message: DOOR_MESSAGES.givenBack, result: 'UNKNOWN_TICKET' })
+    const scanId = randomUUID()
+    const synced = await doorPost(
+      t,
+      'sync',
+      { event_id: w.eventId, scans: [{ ticket_code: w.codes[1], scan_id: scanId, gate: 'North', scanned_at: new Date().toISOString() }] },
+      w.users.door.auth,
+    )
+    expect(synced.status).toBe(200)
+    expect(synced.body.results).toEqual([{ error: true, message: DOOR_MESSAGES.givenBack, result: 'UNKNOWN_TICKET', scan_id: scanId }])
+    // A code of no ticket at all still says so.
+    expect((await scan(w, '0000000000000000')).body.message).toBe(DOOR_MESSAGES.unknownTicket)
+    const scans = await t.database.db.select().from(schema.doorScans).where(eq(schema.doorScans.eventId, w.eventId))
+    expect(scans).toEqual([])
+  })
+
   it('answers a repeated scan_id with its first answer; a scan_id reused for another ticket is refused', async () => {
     const w = await doorWorld(t)
     const id = randomUUID()

@@ -369,6 +369,34 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     expect((await call('/org/p/event/save', { id: w.eventId, schedule: { ends_at: '0001-01-01T00:00:00Z' } }, w.users.organiser.auth)).status).toBe(200)
   })
 
+  it('each date’s end time (issue 22 item 7): saved with its date, kept when the dates change without them, refused when not after its start', async () => {
+    const w = await world()
+    const save = (body: object) => call('/org/p/event/save', { id: w.eventId, ...body }, w.users.organiser.auth)
+    const ends = async () => (await t.database.db.select().from(schema.events).where(eq(schema.events.id, w.eventId)))[0]!
+    // Sent out of order: each end stays with its date.
+    const saved = await save({
+      dates: ['2026-03-02T10:00:00+05:30', '2026-03-01T18:00:00+05:30'],
+      date_ends: ['2026-03-02T13:00:00+05:30', '2026-03-02T01:00:00+05:30'],
+    })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+    expect(saved.body.event.dates).toEqual(['2026-03-01T18:00:00+05:30', '2026-03-02T10:00:00+05:30'])
+    expect(saved.body.event.date_ends).toEqual(['2026-03-02T01:00:00+05:30', '2026-03-02T13:00:00+05:30'])
+    // Dates changed without end times: a date that stays keeps its end; a new one has none.
+    const moved = await save({ dates: ['2026-03-02T10:00:00+05:30', '2026-03-03T10:00:00+05:30'] })
+    expect(moved.body.event.date_ends).toEqual(['2026-03-02T13:00:00+05:30', null])
+    const before = await hashes()
+    for (const [body, message] of [
+      [{ date_ends: ['2026-03-02T13:00:00+05:30'] }, 'date_ends must be sent with dates'],
+      [{ dates: ['2026-03-02T10:00:00+05:30'], date_ends: ['2026-03-02T09:00:00+05:30'] }, 'date_ends: each end must be after its date’s start'],
+      [{ dates: ['2026-03-02T10:00:00+05:30'], date_ends: ['2026-03-02T10:00:00+05:30'] }, 'date_ends: each end must be after its date’s start'],
+      [{ dates: [], date_ends: [null] }, 'date_ends must not have more entries than dates'],
+      [{ dates: [], date_ends: ['5 PM'] }, 'date_ends must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30'],
+    ] as const)
+      expect(await save(body), message).toEqual({ status: 400, body: { error: true, message } })
+    expect(await hashes()).toEqual(before)
+    expect((await ends()).dateEnds).toEqual(['2026-03-02T13:00:00+05:30', null])
+  })
+
   it('a manual state move wins over the schedule, is audited, and tells the listeners', async () => {
     const w = await world()
     const seen: unknown[] = []

@@ -77,6 +77,7 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
     await join(eventId, b)
     const code = (await detail(eventId, holders[0])).Participant.ticket_code
     expect(code).toMatch(/^\d{16}$/)
+    expect((await detail(eventId, outsider)).held_until).toBeNull()
     expect((await release(eventId, holders[0])).body).toEqual({ error: false, message: AROUND_MESSAGES.released })
     const rows = await t.database.db.select().from(schema.participants).where(eq(schema.participants.ticketCode, code))
     expect(rows).toEqual([])
@@ -89,6 +90,8 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
     expect(minutes).toBeGreaterThan(29)
     expect(minutes).toBeLessThanOrEqual(30)
     expect((await detail(eventId, b)).Participant.waitlist).toEqual({ position: 2, offer_expires_at: null })
+    // Everyone sees that the place is held, and until when (issue 22 item 11: not an RSVP button that reverts).
+    for (const s of [a, b, outsider, holders[0]]) expect((await detail(eventId, s)).held_until).toBe(offer.offer_expires_at)
     // Others, on the list or not, keep getting sold out (the old holder too).
     for (const s of [b, outsider, holders[0]]) expect((await claim(eventId, s)).body).toEqual({ error: true, message: E.soldOut })
     // The hold passes: the tick passes it on to b (exactly once).
@@ -103,6 +106,7 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(200)
     expect((await detail(eventId, b)).Participant.waitlist).toBeNull()
     expect(await counter(eventId)).toMatchObject({ sold: 1, count: 1, held: 1 })
+    expect((await detail(eventId, outsider)).held_until).toBeNull()
   })
 
   it('leaving with an offer passes it to the next; leaving TICKET_OPEN clears the list', async () => {

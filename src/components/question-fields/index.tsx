@@ -1,6 +1,6 @@
 // The event's registration questions as form fields (API.md Part 2 "Registration questions"): a labelled control
-// per kind (short text, long text, a link, one choice), "(optional)" on the ones that may stay empty, and once a
-// field is touched the message of contract/questions.ts, the same rules and words the server answers 400 with.
+// per kind (short text, long text, a link, one choice), "(optional)" on the ones that may stay empty, a "*" on the
+// others, and once a field is touched the message of contract/questions.ts, the same rules and words the server answers 400 with.
 // Team register and the event page's Register form hold the answers and style them (class names from their own
 // CSS: a stylesheet here would add a file to the start path's list of what each route needs); this renders them.
 import { answerError, type AskedQuestion } from '../../../contract/questions.ts'
@@ -41,8 +41,10 @@ export function QuestionFields({ questions, answers, touched, onAnswer, onTouch,
         return (
           <div key={q.id} class={classes.field}>
             <label for={id}>
-              {q.label}
-              {q.required ? '' : ' (optional)'}
+              {/* The organiser may have written "(optional)" already: said once (issue 22 item 9). A required one
+                  is marked; screen readers hear aria-required instead of the mark. */}
+              {q.label.replace(/\s*\((optional|required)\)\s*$/i, '')}
+              {q.required ? <span aria-hidden="true"> *</span> : ' (optional)'}
             </label>
             {q.kind === 'LONG_TEXT' ? (
               <textarea {...props} rows={4} maxLength={2000} />

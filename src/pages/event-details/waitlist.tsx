@@ -2,7 +2,7 @@
 // a ticket holder can give the ticket back (with a confirmation); on a sold-out event a registered student can
 // join the waitlist, sees their position and can leave; a student a ticket is held for sees until when (the RSVP
 // button above claims it). Before tickets open, "Notify me" offers a notification when they do.
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { EventDetail } from '../../../contract/types.ts'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { NotifyMe } from '../../components/notify-me/index.tsx'
@@ -11,12 +11,30 @@ import { formatTime } from '../../lib/date-formats.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import s from './waitlist.module.css'
 
+/** How often a waitlisted student's open page asks whether a place is offered to them. */
+export const WAITLIST_POLL_MS = 20_000
+
 const BEFORE_TICKETS = new Set(['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED'])
 
 export function WaitlistPanel({ event }: { event: EventDetail }) {
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
   const p = event.Participant
+  const place = p && !p.ticket_collected ? p.waitlist : null
+  const waiting = event.state === 'TICKET_OPEN' && !!place && !place.offer_expires_at
+  const heldUntil = event.state === 'TICKET_OPEN' && !place?.offer_expires_at ? event.held_until : null
+
+  // Issue 22 item 11: on the waitlist, the page asks every 20 s, so an offer shows without a reload (notifications
+  // on or not); a place held for someone else is asked about again when the hold ends (free, or offered on).
+  useEffect(() => {
+    const refresh = () => void eventDetail.refresh()
+    const poll = waiting ? setInterval(refresh, WAITLIST_POLL_MS) : undefined
+    const end = heldUntil ? setTimeout(refresh, Math.max(0, Date.parse(heldUntil) - Date.now()) + 1_500) : undefined
+    return () => {
+      clearInterval(poll)
+      clearTimeout(end)
+    }
+  }, [waiting, heldUntil])
 
   const run = async (work: () => Promise<string>) => {
     setBusy(true)
@@ -60,7 +78,6 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
     )
   }
 
-  const place = p.waitlist
   if (place?.offer_expires_at) {
     return (
       <div class={s.waitlist}>
@@ -80,9 +97,11 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
       </div>
     )
   }
-  if (event.tickets_sold >= event.ticket_count) {
+  // Sold out, or the places left held for the waitlist (the server takes joins then too).
+  if (heldUntil || event.tickets_sold >= event.ticket_count) {
     return (
       <div class={s.waitlist}>
+        {heldUntil && <p role="status">A ticket given back is held for the waitlist until {formatTime(heldUntil)}.</p>}
         <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => eventDetail.waitlist(true))}>
           Join the waitlist
         </button>

@@ -9,7 +9,7 @@ import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { SCHEDULE_STEPS } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
-import { fieldOfMessage, formErrors, toForm, toInput, type EventForm, type FormErrors } from './rules.ts'
+import { fieldOfMessage, formErrors, plain, toForm, toInput, type EventForm, type FormErrors } from './rules.ts'
 
 const Questions = lazy(() => import('./questions.tsx'))
 const Preview = lazy(() => import('./preview.tsx'))
@@ -48,7 +48,11 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
   const [busy, setBusy] = useState<'save' | 'upload' | null>(null)
   const [submitted, setSubmitted] = useState(false)
   const errors = formErrors(form, !id)
-  const shown = (k: Key) => server[k] ?? (submitted || touched[k] ? errors[k] : undefined)
+  // In the editor's words (issue 22 item 7): the contract's and the server's messages name the wire's fields.
+  const shown = (k: Key) => {
+    const message = server[k] ?? (submitted || touched[k] ? errors[k] : undefined)
+    return message && plain(message)
+  }
   const count = Object.keys({ ...errors, ...server }).filter((k) => shown(k as Key)).length
 
   const set = <K extends Key>(k: K, value: EventForm[K]) => {
@@ -124,7 +128,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
       const message = (err as Error).message
       const k = fieldOfMessage(message)
       if (k) setServer({ [k]: message })
-      else setGeneral(message)
+      else setGeneral(plain(message))
     } finally {
       setBusy(null)
     }
@@ -188,22 +192,41 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
                   }
                 />
               </div>
+              {/* Issue 22 item 7: each date's end, for the calendar (else it shows one hour). */}
+              <div class="m-field">
+                <label for={`f-end-${i}`}>Date {i + 1} ends</label>
+                <input
+                  id={`f-end-${i}`}
+                  type="time"
+                  value={form.date_ends[i] ?? ''}
+                  onInput={(e) =>
+                    set(
+                      'date_ends',
+                      form.dates.map((_, j) => (j === i ? e.currentTarget.value : (form.date_ends[j] ?? ''))),
+                    )
+                  }
+                />
+              </div>
               <button
                 type="button"
                 class="m-small"
-                onClick={() =>
+                onClick={() => {
                   set(
                     'dates',
                     form.dates.filter((_, j) => j !== i),
                   )
-                }
+                  set(
+                    'date_ends',
+                    form.date_ends.filter((_, j) => j !== i),
+                  )
+                }}
                 aria-label={`Remove date ${i + 1}`}
               >
                 Remove
               </button>
             </div>
           ))}
-          {shown('dates') && <p class="m-error">{shown('dates')}</p>}
+          {(shown('dates') || shown('date_ends')) && <p class="m-error">{shown('dates') || shown('date_ends')}</p>}
           <button type="button" class="m-small" onClick={() => set('dates', [...form.dates, ''])}>
             Add a date
           </button>

@@ -19,6 +19,8 @@ export interface EventForm {
   banner_url: string
   /** datetime-local values, IST. */
   dates: string[]
+  /** Each date's end time, 'HH:MM' in IST ('' for none): that date's day, or the next when not after its start. */
+  date_ends: string[]
   venue: string
   /** Comma-separated. */
   tags: string
@@ -49,6 +51,7 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     event_page_image_url: event?.event_page_image_url ?? '',
     banner_url: event?.banner_url ?? '',
     dates: event?.dates.map(toLocalInput) ?? [],
+    date_ends: event?.dates.map((_, i) => toLocalInput(event.date_ends?.[i]).slice(11, 16)) ?? [],
     venue: event?.venue ?? '',
     tags: event?.tags.join(', ') ?? '',
     organizer_id: String(event?.organizer.id ?? councilId ?? ''),
@@ -75,12 +78,20 @@ const tagList = (s: string) =>
     .map((t) => t.trim())
     .filter(Boolean)
 
+/** A date's end: its time on the date's day, or on the next when that is not after the start (a night event). */
+function endOf(date: string, time: string): string | null {
+  if (!time) return null
+  const end = Date.parse(fromLocalInput(`${date.slice(0, 10)}T${time}`)!)
+  return fromLocalInput(toLocalInput(new Date(end > Date.parse(fromLocalInput(date)!) ? end : end + 86_400_000).toISOString()))
+}
+
 /**
  * What /org/p/event/save receives for this form (with `id` to update). Activity points only when they differ from
  * `stored` (the event as saved): a save that did not touch them sends none, so the server keeps what it has.
  */
 export function toInput(form: EventForm, id?: number, stored?: EventForm): EventInput {
   const points = JSON.stringify(form.activity_points) !== JSON.stringify(stored?.activity_points)
+  const dated = form.dates.map((d, i) => [d, form.date_ends[i] ?? ''] as const).filter(([d]) => d)
   return {
     ...(id ? { id } : {}),
     name: form.name.trim(),
@@ -88,7 +99,8 @@ export function toInput(form: EventForm, id?: number, stored?: EventForm): Event
     long_description: form.long_description,
     event_page_image_url: form.event_page_image_url.trim() || null,
     banner_url: form.banner_url.trim() || null,
-    dates: form.dates.filter(Boolean).map((d) => fromLocalInput(d)!),
+    dates: dated.map(([d]) => fromLocalInput(d)!),
+    date_ends: dated.map(([d, end]) => endOf(d, end)),
     venue: form.venue,
     tags: tagList(form.tags),
     ...(form.organizer_id ? { organizer_id: int(form.organizer_id) } : {}),
@@ -188,4 +200,44 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
 export function fieldOfMessage(message: string): keyof EventForm | null {
   const word = /^([a-z_]+)[.:\s]/.exec(message)?.[1]
   return word && word in toForm() ? (word as keyof EventForm) : null
+}
+
+/** The editor's words for the fields the contract's messages name (issue 22 item 7: no internal names on screen). */
+const WORDS: Record<string, string> = {
+  name: 'name',
+  description: 'short description',
+  long_description: 'long description',
+  event_page_image_url: 'image address (details)',
+  banner_url: 'image address (cards)',
+  dates: 'dates',
+  date_ends: 'end times',
+  venue: 'venue',
+  tags: 'tags',
+  organizer_id: 'council',
+  parent_id: 'parent event',
+  fee: 'fee',
+  min_ppt: 'smallest team',
+  ma_ppt: 'largest team',
+  registration_type: 'registration type',
+  external_registration_link: 'external registration link',
+  in_event_activity: 'activity link',
+  ticket_count: 'number of tickets',
+  questions: 'questions',
+  'questions: label': "a question's text",
+  'questions: option': 'an option',
+  'questions:': 'question',
+}
+
+/**
+ * A contract or server message in the editor's words: "schedule.tickets_open_at must be after
+ * schedule.registration_opens_at" reads "Tickets open must be after Registration opens", "ticket_count cannot be
+ * below…" "Number of tickets cannot be below…", "name is a required field" "Name is required". The server's
+ * messages stay as API.md fixes them (a 400 names the field); only the screen translates.
+ */
+export function plain(message: string): string {
+  const out = message
+    .replace(/schedule\.([a-z_]+)/g, (whole, key) => `“${SCHEDULE_STEPS.find((s) => s.key === key)?.label ?? whole}”`)
+    .replace(/^questions: (label|option)\b|^questions:(?= ')|\b[a-z]+(_[a-z]+)+\b|^[a-z]+\b/g, (word) => WORDS[word] ?? word)
+    .replace(' is a required field', ' is required')
+  return out.charAt(0).toUpperCase() + out.slice(1)
 }
