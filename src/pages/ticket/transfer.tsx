@@ -6,7 +6,7 @@ import { useLocation } from 'preact-iso'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { eventDetail } from '../../stores/event-detail.ts'
+import { transferTicket } from '../../stores/transfer.ts'
 import s from './transfer.module.css'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -31,7 +31,7 @@ export default function TransferForm({ eventId }: { eventId: number }) {
   const give = async () => {
     setBusy(true)
     try {
-      const message = await eventDetail.transferTicket(email.trim())
+      const message = await transferTicket(eventId, email.trim())
       showToast(message)
       route(`/event-details/${eventId}`, true)
     } catch (err) {
