@@ -338,19 +338,16 @@ export const waitlist = pgTable(
   'waitlist',
   {
     id: serial('id').primaryKey(),
-    eventId: integer('event_id')
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    // No foreign keys of their own to events and users (migration 0013): waitlist_participant below implies both,
+    // and each FK was a row check and lock per row of a draw's waitlist.
+    eventId: integer('event_id').notNull(),
+    userId: integer('user_id').notNull(),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
     offeredAt: timestamp('offered_at', { withTimezone: true }),
     offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('waitlist_event_user').on(t.eventId, t.userId),
-    index('waitlist_user').on(t.userId),
     index('waitlist_offer_expires').on(t.offerExpiresAt).where(sql`${t.offerExpiresAt} IS NOT NULL`),
     check('waitlist_offer_pair', sql`(${t.offeredAt} IS NULL) = (${t.offerExpiresAt} IS NULL)`),
     foreignKey({ name: 'waitlist_participant', columns: [t.eventId, t.userId], foreignColumns: [participants.eventId, participants.userId] })

@@ -226,6 +226,38 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(e.ticketsSold).toBe(3)
   })
 
+  it('the draw checks again what a claim checks: an entrant who left, or whose team fell below min_ppt, neither wins nor waits', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 1, students: 5 })
+    const db = t.database.db
+    await db.update(schema.events).set({ minPpt: 2, maPpt: 3 }).where(eq(schema.events.id, eventId))
+    const team = async (name: string, members: Student[]) => {
+      const [row] = await db
+        .insert(schema.teams)
+        .values({ eventId, name, inviteCode: `${name}-${eventId}`, leaderId: members[0].id })
+        .returning({ id: schema.teams.id })
+      for (const m of members) await db.update(schema.participants).set({ teamId: row.id }).where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, m.id)))
+    }
+    const [a1, a2, b1, b2, leaver] = students
+    await team('full', [a1, a2])
+    await team('shrinks', [b1, b2])
+    await open(t, eventId)
+    for (const s of students) expect((await claim(eventId, s)).body.result).toBe('IN_DRAW')
+    // Between entry and draw: b2 leaves (team 'shrinks' is now 1 of min 2), and `leaver` (no team) unregisters.
+    await db.delete(schema.participants).where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, b2.id)))
+    await db.delete(schema.participants).where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, leaver.id)))
+    await windowPassed(t, eventId)
+    await t.app.schedulerTick()
+
+    const row = await eventRow(t, eventId)
+    const eligible = [a1, a2].sort((x, y) => (key(row.fairSeed!, x.id) < key(row.fairSeed!, y.id) ? -1 : 1))
+    expect(await holders(t, eventId)).toEqual([eligible[0].id])
+    expect(await waitlistOrder(t, eventId)).toEqual([eligible[1].id])
+    expect(row.ticketsSold).toBe(1)
+    const [draw] = rowsOf(await db.execute(sql`SELECT entrants, winners, waitlisted FROM fair_draws WHERE event_id = ${eventId}`))
+    expect(draw).toEqual({ entrants: 5, winners: 1, waitlisted: 1 }) // every entry stays in the published list
+    expect((await detail(eventId, b1)).Participant).toMatchObject({ ticket_collected: false, waitlist: null })
+  })
+
   it('a push notification tells each entrant with a subscription the result', async () => {
     const { eventId, students } = await fairEvent(t, { tickets: 1, students: 2 })
     for (const [i, s] of students.entries())
