@@ -361,6 +361,35 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
       /fair_start\.window_seconds: must be a whole number of seconds from 0 to 3600/,
     )
   })
+
+  it('the import: a new ticketed event imported straight into TICKET_OPEN opens with its window like any other', async () => {
+    const base = { dates: ['2026-12-01T18:00:00+05:30'], organizer: `open-${kind}`, state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 5 }
+    const file = {
+      councils: [{ slug: `open-${kind}`, name: 'Open council' }],
+      events: [
+        { ...base, slug: `open-a-${kind}`, name: 'Default window' },
+        { ...base, slug: `open-b-${kind}`, name: 'Own window', fair_start: { window_seconds: 30 } },
+        { ...base, slug: `open-c-${kind}`, name: 'No window', fair_start: { window_seconds: 0 } },
+      ],
+    }
+    const before = Date.now()
+    const imported = await importCatalogue(t.database.db, file)
+    const a = await eventRow(t, imported.events[`open-a-${kind}`])
+    const b = await eventRow(t, imported.events[`open-b-${kind}`])
+    const c = await eventRow(t, imported.events[`open-c-${kind}`])
+    expect(a.fairWindowSeconds).toBe(60)
+    expect(a.fairSeed).toMatch(/^[0-9a-f]{64}$/)
+    expect(a.fairDrawAt!.getTime()).toBeGreaterThanOrEqual(before + 60_000 - 2_000) // the import's time + the window
+    expect(a.fairDrawAt!.getTime()).toBeLessThanOrEqual(Date.now() + 60_000 + 2_000)
+    expect(b.fairDrawAt!.getTime() - a.fairDrawAt!.getTime()).toBeLessThan(-25_000)
+    expect(c).toMatchObject({ fairWindowSeconds: 0, fairSeed: null, fairDrawAt: null })
+    // A student registered for it enters the draw; a re-import changes nothing (the window is locked once open).
+    const s = await t.student()
+    await t.database.db.insert(schema.participants).values({ eventId: a.id, userId: s.id })
+    expect((await claim(a.id, s)).body).toMatchObject({ result: 'IN_DRAW', draw_at: a.fairDrawAt!.toISOString() })
+    await importCatalogue(t.database.db, file)
+    expect(await eventRow(t, a.id)).toMatchObject({ fairWindowSeconds: 60, fairSeed: a.fairSeed, fairDrawAt: a.fairDrawAt })
+  })
 })
 
 const PG = process.env.TEST_DATABASE_URL
