@@ -45,6 +45,12 @@ const CASES: [string, Partial<EventForm>][] = [
   ['a choice with one option', { questions: [q({ kind: 'CHOICE', options: ['Only'] })] }],
   ['a choice with a repeated option', { questions: [q({ kind: 'CHOICE', options: ['A', 'A'] })] }],
   ['a choice with an empty option', { questions: [q({ kind: 'CHOICE', options: ['A', ''] })] }],
+  ['tickets with the default draw window', { is_ticket_feature_enabled: true }],
+  ['tickets first come, first served', { is_ticket_feature_enabled: true, fair_start: '0' }],
+  ['a draw window in words', { is_ticket_feature_enabled: true, fair_start: 'soon' }],
+  ['a draw window over an hour', { is_ticket_feature_enabled: true, fair_start: '3601' }],
+  ['an empty draw window', { is_ticket_feature_enabled: true, fair_start: '' }],
+  ['a draw window in words without tickets (not sent)', { fair_start: 'soon' }],
   ['good questions', { questions: [q(), q({ label: 'Stack', kind: 'CHOICE', options: ['Web', 'ML'] })] }],
 ]
 

@@ -320,8 +320,18 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect((await save({ id, fair_start: { window_seconds: 90 }, venue: 'Hall' })).status).toBe(200) // unchanged window: fine
     const off = await save({ name: 'Rush', organizer_id: council.id, is_ticket_feature_enabled: true, fair_start: { window_seconds: 0 } })
     expect(off.body.event.fair_start).toBeNull()
-    const orgList = await t.app.inject({ method: 'POST', url: '/api/v1/org/p/events', headers: organiser.auth, payload: {} })
-    expect(orgList.json().events.find((x: { id: number }) => x.id === id).counts.entrants).toBe(0)
+    const orgEvent = async () =>
+      (await t.app.inject({ method: 'POST', url: '/api/v1/org/p/events', headers: organiser.auth, payload: {} })).json().events.find((x: { id: number }) => x.id === id)
+    expect(await orgEvent()).toMatchObject({ counts: { entrants: 0 }, draw: null })
+    // The console sees the draw's result once made (here: nobody entered).
+    const entrant = await t.student()
+    await t.database.db.insert(schema.participants).values({ eventId: id, userId: entrant.id })
+    await t.database.db.update(schema.events).set({ ticketCount: 10 }).where(eq(schema.events.id, id))
+    expect((await claim(id, entrant)).body.result).toBe('IN_DRAW')
+    expect(await orgEvent()).toMatchObject({ counts: { entrants: 1 }, draw: null })
+    await windowPassed(t, id)
+    await t.app.schedulerTick()
+    expect(await orgEvent()).toMatchObject({ fair_start: { entrants: 1 }, draw: { winners: 1, waitlisted: 0 } })
   })
 
   it('the import: fair_start read, 60 s for a new ticketed event, the seed kept by a re-import', async () => {
