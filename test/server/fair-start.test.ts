@@ -176,12 +176,17 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(row.fairEntrantCount).toBe(8)
     expect((await t.app.metrics.draws.get()).values[0]?.value).toBe(drawsBefore + 1)
 
-    // What a student sees, and can check: the seed hashes to the commitment, every key recomputes, sorted.
-    const e = await detail(eventId, order[0])
+    // What a student sees, and can check: the seed hashes to the commitment, every key recomputes, sorted. The
+    // keys come only when asked for ({keys: true}: the draw page); the event page's fetch carries none.
+    const e = (await post(t, `get/${eventId}`, { keys: true }, order[0].auth)).body.event
     expect(e.fair_start.seed).toBe(row.fairSeed)
     expect(sha256(e.fair_start.seed)).toBe(e.fair_start.seed_hash)
     expect(e.fair_start.entrants).toBe(8)
     expect(e.fair_start.keys).toEqual(entrants.map((s) => key(e.fair_start.seed, s.id)).sort())
+    const plain = await detail(eventId, order[0])
+    expect(plain.fair_start).toEqual({ ...e.fair_start, keys: [] })
+    expect(plain.Participant.draw).toEqual(e.Participant.draw)
+    expect((await post(t, `get/${eventId}`, { keys: 'yes' }, order[0].auth)).body).toEqual({ error: true, message: 'keys must be true or false' })
     expect(JSON.stringify(e.fair_start)).not.toMatch(new RegExp(`"${order[0].id}"|Student`)) // no ids, no names
     expect(e.Participant).toMatchObject({ ticket_collected: true, draw: { result: 'WON', position: 1 } })
     const fourth = await detail(eventId, order[3])
@@ -235,7 +240,11 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
         .insert(schema.teams)
         .values({ eventId, name, inviteCode: `${name}-${eventId}`, leaderId: members[0].id })
         .returning({ id: schema.teams.id })
-      for (const m of members) await db.update(schema.participants).set({ teamId: row.id }).where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, m.id)))
+      for (const m of members)
+        await db
+          .update(schema.participants)
+          .set({ teamId: row.id })
+          .where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, m.id)))
     }
     const [a1, a2, b1, b2, leaver] = students
     await team('full', [a1, a2])
@@ -321,7 +330,9 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     const off = await save({ name: 'Rush', organizer_id: council.id, is_ticket_feature_enabled: true, fair_start: { window_seconds: 0 } })
     expect(off.body.event.fair_start).toBeNull()
     const orgEvent = async () =>
-      (await t.app.inject({ method: 'POST', url: '/api/v1/org/p/events', headers: organiser.auth, payload: {} })).json().events.find((x: { id: number }) => x.id === id)
+      (await t.app.inject({ method: 'POST', url: '/api/v1/org/p/events', headers: organiser.auth, payload: {} }))
+        .json()
+        .events.find((x: { id: number }) => x.id === id)
     expect(await orgEvent()).toMatchObject({ counts: { entrants: 0 }, draw: null })
     // The console sees the draw's result once made (here: nobody entered).
     const entrant = await t.student()
