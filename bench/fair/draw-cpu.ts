@@ -1,7 +1,8 @@
 // `npx tsx bench/fair/draw-cpu.ts` (issue 24): the draw alone, on PostgreSQL, without the HTTP server. A fresh
 // database with DRAW_ENTRANTS (20,000) registered students, DRAW_EVENTS (4) ticketed events in TICKET_OPEN with
 // every student in the draw, DRAW_TICKETS (2,000) tickets each, and a push subscription for DRAW_PUSH_SHARE (0.1) of
-// the students; then each event's draw through the server's own code (server/db/fair.ts drawNow: one transaction,
+// the students (entrants written with their keys, as claims write them since migration 0013; DRAW_KEYS_AT_ENTRY=0
+// without); then each event's draw through the server's own code (server/db/fair.ts drawNow: one transaction,
 // fair_draw()), timed as wall time and as the CPU time of the PostgreSQL backend that ran it (read from
 // /proc/<pid>/stat, so only where the database runs on this machine), with `uptime` beside each. Checked after each
 // draw: tickets_sold = holders = tickets, waitlist = entrants - tickets. To compare with an older fair_draw(), run
@@ -22,6 +23,7 @@ const ENTRANTS = Number(process.env.DRAW_ENTRANTS ?? 20_000)
 const EVENTS = Number(process.env.DRAW_EVENTS ?? 4)
 const TICKETS = Number(process.env.DRAW_TICKETS ?? 2_000)
 const PUSH_SHARE = Number(process.env.DRAW_PUSH_SHARE ?? 0.1)
+const KEYS_AT_ENTRY = process.env.DRAW_KEYS_AT_ENTRY !== '0'
 
 /** CPU milliseconds a local process has used (utime + stime, in clock ticks of 10 ms), or null when unreadable. */
 function cpuMs(pid: number): number | null {
@@ -51,7 +53,12 @@ async function main() {
       RETURNING id`
     await sql`INSERT INTO participants (event_id, user_id) SELECT ${row.id}, id FROM users`
     await sql`UPDATE events SET state = 'TICKET_OPEN' WHERE id = ${row.id}`
-    await sql`INSERT INTO fair_entrants (event_id, user_id) SELECT ${row.id}, id FROM users`
+    // As claims write them (migration 0013: the key computed at entry), or keyless (DRAW_KEYS_AT_ENTRY=0: the draw computes them).
+    if (KEYS_AT_ENTRY)
+      await sql`INSERT INTO fair_entrants (event_id, user_id, key)
+        SELECT ${row.id}, u.id, encode(sha256(p.pads[2] || sha256(p.pads[1] || convert_to(u.id::text, 'UTF8'))), 'hex')
+          FROM users u, (SELECT fair_pads(fair_seed) AS pads FROM events WHERE id = ${row.id}) p`
+    else await sql`INSERT INTO fair_entrants (event_id, user_id) SELECT ${row.id}, id FROM users`
     await sql`UPDATE events SET fair_draw_at = now() - interval '1 second' WHERE id = ${row.id}`
     ids.push(Number(row.id))
   }

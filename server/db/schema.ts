@@ -166,6 +166,8 @@ export const fairEntrants = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+    // The entrant's draw key, computed at entry (migration 0013); secret until the draw publishes the seed.
+    key: text('key'),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('fair_entrants_user').on(t.userId)],
 )

@@ -130,6 +130,9 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     for (const a of again) expect(a.body).toEqual(answer.body)
     const entries = rowsOf(await t.database.db.execute(sql`SELECT count(*)::int AS n FROM fair_entrants WHERE event_id = ${eventId}`))
     expect(Number((entries[0] as { n: number }).n)).toBe(1)
+    // The entry keeps the student's draw key (migration 0013), the same HMAC the draw publishes.
+    const [stored] = rowsOf(await t.database.db.execute(sql`SELECT key FROM fair_entrants WHERE event_id = ${eventId}`)) as { key: string }[]
+    expect(stored.key).toBe(key(row.fairSeed!, students[0].id))
     expect((await eventRow(t, eventId)).ticketsSold).toBe(0)
     const e = await detail(eventId, students[0])
     expect(e.fair_start).toMatchObject({ window_seconds: 60, draw_at: drawAt, seed: null, entrants: null, keys: [] })
