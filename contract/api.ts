@@ -209,9 +209,10 @@ export const STUDENT_CALLS = {
     path: '/event/p/get/:id',
     auth: 'bearer',
     tag: 'events',
-    summary: 'One event in full, with the caller’s participation.',
+    summary:
+      'One event in full, with the caller’s participation. After a fair opening’s draw, `fair_start.keys` (every entrant’s draw key, sorted: about 1.3 MB at 20,000 entrants) is filled only when the body says `keys: true` (the draw’s check page); otherwise it is empty and everything else is the same.',
     params: z.object({ id: eventPathId }),
-    body: noFields,
+    body: fields({ keys: z.optional(z.boolean({ error: 'keys must be true or false' })) }),
     answers: { 200: ok({ event: eventDetail }), ...bearer(404) },
   },
   register: {

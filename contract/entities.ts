@@ -97,7 +97,7 @@ export const schedule = doc(
  * `seed`, `entrants` and `keys` (every entrant's draw key, HMAC-SHA256(key = seed, message = decimal user id) in
  * lowercase hex, ascending) once the draw has run: before it `seed` and `entrants` are null and `keys` empty.
  * Lists (EventSummary, the console's OrgEvent) always carry `keys` empty to stay small: the keys are in
- * EventDetail only.
+ * EventDetail only, and there only when its fetch asks with `keys: true` (the draw's check page).
  */
 export const fairStart = doc(
   z.object({

@@ -18,4 +18,9 @@ export const EVENT_LIMITS = {
   options: 50,
   option: 200,
   question_id: 40,
+  /** A fair opening's draw window, in seconds (issue 24). */
+  fair_window: 3600,
 } as const
+
+/** The draw window a new ticketed event gets when its organiser says nothing (issue 24), in seconds. */
+export const DEFAULT_FAIR_WINDOW_SECONDS = 60

@@ -40,7 +40,7 @@ export const answersField = z.optional(z.nullable(z.record(z.string(), z.unknown
 export { EVENT_LIMITS } from './limits.ts'
 
 /** The longest draw window a fair opening may have, in seconds. */
-export const FAIR_WINDOW_MAX = 3600
+export const FAIR_WINDOW_MAX = EVENT_LIMITS.fair_window
 
 /** The steps of a schedule in the order they happen, with the state each starts. */
 export const SCHEDULE_STEPS = [
@@ -319,6 +319,8 @@ export const orgEvent = doc(
     /** Ticket transfer (issue 25): minutes before the first date when transfers close; null: open until check-in. */
     transfer_closes_minutes: z.nullable(z.int()),
     counts: eventCounts,
+    /** Beyond API.md (issue 24): a fair opening's result once drawn (the seed and entrants are in fair_start); null before. */
+    draw: z.nullable(z.object({ winners: z.int(), waitlisted: z.int() })),
   }),
   { id: 'OrgEvent', description: 'An event as its organisers see it: every state including DRAFT, with live counts.' },
 )

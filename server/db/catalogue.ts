@@ -394,6 +394,11 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
       }
     }
     const eventIds = new Map(stored.map((r) => [r.slug, r.id]))
+    /** The window a new event is inserted with: the file's, or 60 s with tickets; 0 otherwise. */
+    const newWindow = (e: EventInput) => {
+      const window = storedBySlug.has(e.slug) ? 0 : (windowOf(e, true) ?? 0)
+      return { fairWindowSeconds: window, fairSeed: window > 0 ? newFairSeed() : null }
+    }
     const upsertEvents = async (list: EventInput[]) => {
       if (!list.length) return
       const rows = await tx
@@ -421,6 +426,10 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
             isTicketFeatureEnabled: e.is_ticket_feature_enabled,
             ticketCount: e.ticket_count,
             activityPoints: e.activity_points,
+            // A new event's draw window goes in with the row, so that one imported straight into TICKET_OPEN opens
+            // with it like any other (the events_fair_window trigger sets draw_at = now() + window on insert). A
+            // stored event keeps its own: these two are not in the update below.
+            ...newWindow(e),
           })),
         )
         // tickets_sold is not part of the file: an update keeps the tickets already claimed.
@@ -462,13 +471,12 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
     // Parents first, so that the children can name their ids.
     await upsertEvents(parsed.events.filter((e) => e.parent === null))
     await upsertEvents(parsed.events.filter((e) => e.parent !== null))
-    // The draw windows: the file's, or 60 s for a new ticketed event; the seed is fixed the first time (a re-import
-    // keeps it). An event that is already TICKET_OPEN keeps its window (checked above for stored events; a new one
-    // imported straight into TICKET_OPEN opens first come, first served).
+    // A stored event's draw window: the file's if it says one; the seed is fixed the first time (a re-import keeps
+    // it). An event that has reached TICKET_OPEN keeps its window (the file is refused above if it differs). New
+    // events got theirs with the insert.
     for (const e of parsed.events) {
-      const isNew = !storedBySlug.has(e.slug)
-      const window =
-        e.fair_start !== undefined ? (e.fair_start?.window_seconds ?? 0) : isNew && e.is_ticket_feature_enabled ? DEFAULT_FAIR_WINDOW_SECONDS : undefined
+      if (!storedBySlug.has(e.slug)) continue
+      const window = windowOf(e, false)
       if (window === undefined) continue
       await tx.execute(sql`
         UPDATE ${events} SET fair_window_seconds = ${window}, fair_seed = coalesce(fair_seed, ${window > 0 ? newFairSeed() : null})
@@ -477,6 +485,13 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
     }
     return result
   })
+}
+
+/** An event's draw window from the file: its fair_start, else 60 s for a new event with tickets (undefined: keep). */
+function windowOf(e: EventInput, isNew: boolean): number | undefined {
+  if (e.fair_start !== undefined) return e.fair_start?.window_seconds ?? 0
+  if (isNew) return e.is_ticket_feature_enabled ? DEFAULT_FAIR_WINDOW_SECONDS : 0
+  return undefined
 }
 
 /** Whether any council exists yet: the demo data is imported only into an empty catalogue. */

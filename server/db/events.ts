@@ -252,8 +252,8 @@ export function eventsRepository(db: Db) {
       })
     },
 
-    /** One event in full for the caller, or null when there is no such event. */
-    async detail(eventId: number, userId: number): Promise<EventDetail | null> {
+    /** One event in full for the caller, or null when there is no such event; a drawn event's keys only with `withKeys`. */
+    async detail(eventId: number, userId: number, withKeys = false): Promise<EventDetail | null> {
       const [[row], children, [mine], [door]] = await Promise.all([
         db
           .select({ event: events, organizer: organizerColumns })
@@ -277,7 +277,7 @@ export function eventsRepository(db: Db) {
       // A fair opening: the published draw (keys, seed) once it has run, and the caller's entry.
       const fields = eventFields(row.event as PublishedRow, row.organizer, children.get(eventId) ?? [])
       const drawn = fields.fair_start && row.event.fairDrawnAt ? await fair.published(eventId) : null
-      if (fields.fair_start && drawn) fields.fair_start.keys = drawn.keys
+      if (fields.fair_start && drawn && withKeys) fields.fair_start.keys = drawn.keys
       const draw = mine && fields.fair_start ? await fair.entryOf(eventId, userId, drawn) : null
       const ev = row.event
       const held = ev.state === 'TICKET_OPEN' && ev.isTicketFeatureEnabled ? await heldUntil(db, eventId, ev.ticketCount - ev.ticketsSold) : null

@@ -14,8 +14,8 @@ import type { events } from './schema.ts'
 
 type EventRow = typeof events.$inferSelect
 
-/** The window a new ticketed event gets when its organiser says nothing (issue 24 item 1). */
-export const DEFAULT_FAIR_WINDOW_SECONDS = 60
+/** The window a new ticketed event gets when its organiser says nothing (issue 24 item 1): contract/limits.ts. */
+export { DEFAULT_FAIR_WINDOW_SECONDS } from '../../contract/limits.ts'
 
 /** A new seed: 32 bytes of the system's CSPRNG in lowercase hex (64 characters, one HMAC block as UTF-8). */
 export const newFairSeed = () => randomBytes(32).toString('hex')

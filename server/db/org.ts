@@ -14,7 +14,7 @@ import type { Db } from './index.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
-import { auditLog, councilOrganizers, councils, events, fairEntrants, participants, teams, users, waitlist } from './schema.ts'
+import { auditLog, councilOrganizers, councils, events, fairDraws, fairEntrants, participants, teams, users, waitlist } from './schema.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
 import { activityPointsOf, type ActivityPointsInputValue } from './points.ts'
 
@@ -112,7 +112,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
     .orderBy(asc(sql`${events.dates}->>0`), asc(events.id))
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.event.id)
-  const [kids, counts, teamCounts, waiting, entered] = await Promise.all([
+  const [kids, counts, teamCounts, waiting, entered, drawn] = await Promise.all([
     db
       .select({ id: events.id, parentId: events.parentId })
       .from(events)
@@ -141,6 +141,10 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
       .from(fairEntrants)
       .where(inArray(fairEntrants.eventId, ids))
       .groupBy(fairEntrants.eventId),
+    db
+      .select({ eventId: fairDraws.eventId, winners: fairDraws.winners, waitlisted: fairDraws.waitlisted })
+      .from(fairDraws)
+      .where(inArray(fairDraws.eventId, ids)),
   ])
   const children = new Map<number, { id: number }[]>()
   for (const k of kids) children.set(k.parentId!, [...(children.get(k.parentId!) ?? []), { id: k.id }])
@@ -148,6 +152,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
   const teamsBy = new Map(teamCounts.map((c) => [c.eventId, Number(c.n)]))
   const waitingBy = new Map(waiting.map((c) => [c.eventId, Number(c.n)]))
   const enteredBy = new Map(entered.map((c) => [c.eventId, Number(c.n)]))
+  const drawBy = new Map(drawn.map((d) => [d.eventId, { winners: d.winners, waitlisted: d.waitlisted }]))
   return rows.map(({ event, organizer }) => {
     const c = byEvent.get(event.id)
     const average = c?.average == null ? null : Math.round(Number(c.average) * 100) / 100
@@ -166,6 +171,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
           by_star: c ? [c.s1, c.s2, c.s3, c.s4, c.s5].map(Number) : [0, 0, 0, 0, 0],
         },
       },
+      draw: drawBy.get(event.id) ?? null,
     }
   })
 }

@@ -171,6 +171,8 @@ export const fairEntrants = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+    // The entrant's draw key, computed at entry (migration 0013); secret until the draw publishes the seed.
+    key: text('key'),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('fair_entrants_user').on(t.userId)],
 )
@@ -345,19 +347,16 @@ export const waitlist = pgTable(
   'waitlist',
   {
     id: serial('id').primaryKey(),
-    eventId: integer('event_id')
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    // No foreign keys of their own to events and users (migration 0013): waitlist_participant below implies both,
+    // and each FK was a row check and lock per row of a draw's waitlist.
+    eventId: integer('event_id').notNull(),
+    userId: integer('user_id').notNull(),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
     offeredAt: timestamp('offered_at', { withTimezone: true }),
     offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('waitlist_event_user').on(t.eventId, t.userId),
-    index('waitlist_user').on(t.userId),
     index('waitlist_offer_expires').on(t.offerExpiresAt).where(sql`${t.offerExpiresAt} IS NOT NULL`),
     check('waitlist_offer_pair', sql`(${t.offeredAt} IS NULL) = (${t.offerExpiresAt} IS NULL)`),
     foreignKey({ name: 'waitlist_participant', columns: [t.eventId, t.userId], foreignColumns: [participants.eventId, participants.userId] })
@@ -396,9 +395,9 @@ export const pushOutbox = pgTable(
   'push_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    // No foreign key (migration 0013): a row is sent within seconds, to the student's subscriptions, which go with
+    // the student; one for a student deleted meanwhile finds none and is dropped. A draw writes one per entrant.
+    userId: integer('user_id').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
     url: text('url').notNull(),

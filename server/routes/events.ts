@@ -24,7 +24,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.event),
     handler: async (request) => {
       const { id } = request.params
-      const event = id === null ? null : await events.detail(id, request.userId)
+      const event = id === null ? null : await events.detail(id, request.userId, request.body?.keys === true)
       if (!event) throw notFound(MESSAGES.eventNotFound)
       return { error: false as const, event }
     },

@@ -70,3 +70,48 @@ test('a student enters the draw, the draw runs at its time, and the page shows t
   await page.getByLabel('User id').fill('999999')
   await expect(page.getByRole('status').filter({ hasText: 'This key is not in the draw.' })).toBeVisible()
 })
+
+test('the organiser on a phone sets the draw window in the editor and sees the entrants, then the result, on the event screen', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage()
+  await signIn(page, server.url, organiser)
+
+  // The event drawn above: its result and seed; its window is locked now that tickets have opened.
+  await page.goto(`${server.url}/manage/event/${eventId}`)
+  const drawn = page.getByRole('region', { name: 'Draw' })
+  await expect(drawn).toContainText('Drawn: 1 entered, 1 got tickets, 0 on the waitlist.')
+  await expect(drawn).toContainText(/Seed: [0-9a-f]{64}/)
+  await page.getByRole('link', { name: 'Edit' }).click()
+  const locked = page.getByLabel('Draw window (seconds)')
+  await expect(locked).toBeDisabled()
+  await expect(locked).toHaveValue(String(WINDOW_SECONDS))
+  await expect(page.getByText('Locked: tickets have opened.')).toBeVisible()
+
+  // A new ticketed event: the field appears with tickets on, 60 by default; the organiser makes it 45.
+  await page.goto(`${server.url}/manage/event/new`)
+  await page.getByLabel('Name', { exact: true }).fill('Open Mic Night')
+  await expect(page.getByLabel('Draw window (seconds)')).toHaveCount(0)
+  await page.getByLabel('Tickets (RSVP) for this event').check()
+  await page.getByLabel('Number of tickets').fill('30')
+  const window = page.getByLabel('Draw window (seconds)')
+  await expect(window).toHaveValue('60')
+  await expect(page.getByText('0 = first come, first served; 60 is the default.')).toBeVisible()
+  await window.fill('45')
+  await page.getByRole('button', { name: 'Create draft' }).click()
+  await expect(page).toHaveURL(/\/manage\/event\/\d+$/)
+  const id = Number(/\/manage\/event\/(\d+)$/.exec(page.url())![1])
+  const before = page.getByRole('region', { name: 'Draw' })
+  await expect(before).toContainText('For 45 s after tickets open, RSVPs enter a draw.')
+  await expect(before).toContainText(/Seed's SHA-256 \(published\): [0-9a-f]{64}/)
+
+  // Registration, then tickets open: the window starts; Bela's RSVP enters the draw, and the screen counts her.
+  await mustCall(server.url, organiser.accessToken, '/org/p/event/state', { event_id: id, state: 'REGISTRATION_OPEN' })
+  await mustCall(server.url, bela.accessToken, '/event/p/register-for-event', { event_id: id })
+  await mustCall(server.url, organiser.accessToken, '/org/p/event/state', { event_id: id, state: 'TICKET_OPEN' })
+  await page.reload()
+  await expect(page.getByRole('region', { name: 'Draw' })).toContainText(/^Draw0 entered so far\. The draw is at .+\d{1,2}:\d{2} [AP]M\./)
+  expect((await mustCall(server.url, bela.accessToken, '/event/p/claim-ticket', { event_id: id })).result).toBe('IN_DRAW')
+  // No reload: the screen fetches again every 5 s while the window is open.
+  await expect(page.getByRole('region', { name: 'Draw' })).toContainText(/^Draw1 entered so far\. The draw is at .+\d{1,2}:\d{2} [AP]M\./, {
+    timeout: 20_000,
+  })
+})

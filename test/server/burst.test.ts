@@ -31,6 +31,7 @@ describe.each(DB_KINDS)('a burst of claims with load shedding on (%s)', (kind) =
       state: 'TICKET_OPEN',
       is_ticket_feature_enabled: true,
       ticket_count: 100,
+      fair_start: { window_seconds: 0 }, // first come, first served (no draw window on opening)
     })
     ;({ events: ids } = await importCatalogue(t.database.db, { councils: [{ slug: 'cc', name: 'Cultural Committee' }], events: [rush('burst'), rush('big')] }))
   }, 120_000)

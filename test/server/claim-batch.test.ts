@@ -32,7 +32,18 @@ describe.each(DB_KINDS)('claim_tickets() on %s', (kind) => {
     const slug = `ev-${kind}-${++eventNo}`
     const { events: ids } = await importCatalogue(database.db, {
       councils: [{ slug: 'cc', name: 'Cultural Committee' }],
-      events: [{ slug, name: slug, dates: ['2026-11-25T19:00:00+05:30'], organizer: 'cc', state, is_ticket_feature_enabled: true, ticket_count: tickets }],
+      events: [
+        {
+          slug,
+          name: slug,
+          dates: ['2026-11-25T19:00:00+05:30'],
+          organizer: 'cc',
+          state,
+          is_ticket_feature_enabled: true,
+          ticket_count: tickets,
+          fair_start: { window_seconds: 0 },
+        },
+      ], // first come, first served
     })
     if (registered.length) await database.db.insert(participants).values(registered.map((userId) => ({ eventId: ids[slug], userId })))
     return ids[slug]

@@ -29,6 +29,7 @@ describe.each(DB_KINDS)('ticket rush on %s', (kind) => {
           state: 'TICKET_OPEN',
           is_ticket_feature_enabled: true,
           ticket_count: 100,
+          fair_start: { window_seconds: 0 }, // first come, first served (no draw window on opening)
         },
         {
           slug: 'solo',
@@ -38,6 +39,7 @@ describe.each(DB_KINDS)('ticket rush on %s', (kind) => {
           state: 'TICKET_OPEN',
           is_ticket_feature_enabled: true,
           ticket_count: 100,
+          fair_start: { window_seconds: 0 }, // first come, first served (no draw window on opening)
         },
       ],
     }))

@@ -31,7 +31,8 @@ const CATALOGUE = {
     base('open', { state: 'REGISTRATION_OPEN', fee: 100, dates: ['2026-11-24T10:00:00+05:30'] }),
     base('team-open', { state: 'REGISTRATION_OPEN', ma_ppt: 4 }),
     base('closed', { state: 'REGISTRATION_CLOSED' }),
-    base('tickets', { state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 2, organizer: 'arts' }),
+    // First come, first served: imported straight into TICKET_OPEN, a new ticketed event would open with a draw window.
+    base('tickets', { state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 2, organizer: 'arts', fair_start: { window_seconds: 0 } }),
     base('tickets-off', { state: 'TICKET_OPEN', is_ticket_feature_enabled: false, ticket_count: 10 }),
     base('ticket-closed', { state: 'TICKET_CLOSED', is_ticket_feature_enabled: true, ticket_count: 10 }),
     base('ongoing', { state: 'ONGOING', registration_type: 'EXTERNAL', external_registration_link: 'https://forms.example.com/x' }),

@@ -130,6 +130,9 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     for (const a of again) expect(a.body).toEqual(answer.body)
     const entries = rowsOf(await t.database.db.execute(sql`SELECT count(*)::int AS n FROM fair_entrants WHERE event_id = ${eventId}`))
     expect(Number((entries[0] as { n: number }).n)).toBe(1)
+    // The entry keeps the student's draw key (migration 0013), the same HMAC the draw publishes.
+    const [stored] = rowsOf(await t.database.db.execute(sql`SELECT key FROM fair_entrants WHERE event_id = ${eventId}`)) as { key: string }[]
+    expect(stored.key).toBe(key(row.fairSeed!, students[0].id))
     expect((await eventRow(t, eventId)).ticketsSold).toBe(0)
     const e = await detail(eventId, students[0])
     expect(e.fair_start).toMatchObject({ window_seconds: 60, draw_at: drawAt, seed: null, entrants: null, keys: [] })
@@ -176,12 +179,17 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(row.fairEntrantCount).toBe(8)
     expect((await t.app.metrics.draws.get()).values[0]?.value).toBe(drawsBefore + 1)
 
-    // What a student sees, and can check: the seed hashes to the commitment, every key recomputes, sorted.
-    const e = await detail(eventId, order[0])
+    // What a student sees, and can check: the seed hashes to the commitment, every key recomputes, sorted. The
+    // keys come only when asked for ({keys: true}: the draw page); the event page's fetch carries none.
+    const e = (await post(t, `get/${eventId}`, { keys: true }, order[0].auth)).body.event
     expect(e.fair_start.seed).toBe(row.fairSeed)
     expect(sha256(e.fair_start.seed)).toBe(e.fair_start.seed_hash)
     expect(e.fair_start.entrants).toBe(8)
     expect(e.fair_start.keys).toEqual(entrants.map((s) => key(e.fair_start.seed, s.id)).sort())
+    const plain = await detail(eventId, order[0])
+    expect(plain.fair_start).toEqual({ ...e.fair_start, keys: [] })
+    expect(plain.Participant.draw).toEqual(e.Participant.draw)
+    expect((await post(t, `get/${eventId}`, { keys: 'yes' }, order[0].auth)).body).toEqual({ error: true, message: 'keys must be true or false' })
     expect(JSON.stringify(e.fair_start)).not.toMatch(new RegExp(`"${order[0].id}"|Student`)) // no ids, no names
     expect(e.Participant).toMatchObject({ ticket_collected: true, draw: { result: 'WON', position: 1 } })
     const fourth = await detail(eventId, order[3])
@@ -224,6 +232,42 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(draws).toEqual([{ entrants: 1, winners: 1 }])
     const e = await eventRow(t, eventId)
     expect(e.ticketsSold).toBe(3)
+  })
+
+  it('the draw checks again what a claim checks: an entrant who left, or whose team fell below min_ppt, neither wins nor waits', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 1, students: 5 })
+    const db = t.database.db
+    await db.update(schema.events).set({ minPpt: 2, maPpt: 3 }).where(eq(schema.events.id, eventId))
+    const team = async (name: string, members: Student[]) => {
+      const [row] = await db
+        .insert(schema.teams)
+        .values({ eventId, name, inviteCode: `${name}-${eventId}`, leaderId: members[0].id })
+        .returning({ id: schema.teams.id })
+      for (const m of members)
+        await db
+          .update(schema.participants)
+          .set({ teamId: row.id })
+          .where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, m.id)))
+    }
+    const [a1, a2, b1, b2, leaver] = students
+    await team('full', [a1, a2])
+    await team('shrinks', [b1, b2])
+    await open(t, eventId)
+    for (const s of students) expect((await claim(eventId, s)).body.result).toBe('IN_DRAW')
+    // Between entry and draw: b2 leaves (team 'shrinks' is now 1 of min 2), and `leaver` (no team) unregisters.
+    await db.delete(schema.participants).where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, b2.id)))
+    await db.delete(schema.participants).where(and(eq(schema.participants.eventId, eventId), eq(schema.participants.userId, leaver.id)))
+    await windowPassed(t, eventId)
+    await t.app.schedulerTick()
+
+    const row = await eventRow(t, eventId)
+    const eligible = [a1, a2].sort((x, y) => (key(row.fairSeed!, x.id) < key(row.fairSeed!, y.id) ? -1 : 1))
+    expect(await holders(t, eventId)).toEqual([eligible[0].id])
+    expect(await waitlistOrder(t, eventId)).toEqual([eligible[1].id])
+    expect(row.ticketsSold).toBe(1)
+    const [draw] = rowsOf(await db.execute(sql`SELECT entrants, winners, waitlisted FROM fair_draws WHERE event_id = ${eventId}`))
+    expect(draw).toEqual({ entrants: 5, winners: 1, waitlisted: 1 }) // every entry stays in the published list
+    expect((await detail(eventId, b1)).Participant).toMatchObject({ ticket_collected: false, waitlist: null })
   })
 
   it('a push notification tells each entrant with a subscription the result', async () => {
@@ -288,8 +332,20 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect((await save({ id, fair_start: { window_seconds: 90 }, venue: 'Hall' })).status).toBe(200) // unchanged window: fine
     const off = await save({ name: 'Rush', organizer_id: council.id, is_ticket_feature_enabled: true, fair_start: { window_seconds: 0 } })
     expect(off.body.event.fair_start).toBeNull()
-    const orgList = await t.app.inject({ method: 'POST', url: '/api/v1/org/p/events', headers: organiser.auth, payload: {} })
-    expect(orgList.json().events.find((x: { id: number }) => x.id === id).counts.entrants).toBe(0)
+    const orgEvent = async () =>
+      (await t.app.inject({ method: 'POST', url: '/api/v1/org/p/events', headers: organiser.auth, payload: {} }))
+        .json()
+        .events.find((x: { id: number }) => x.id === id)
+    expect(await orgEvent()).toMatchObject({ counts: { entrants: 0 }, draw: null })
+    // The console sees the draw's result once made (here: nobody entered).
+    const entrant = await t.student()
+    await t.database.db.insert(schema.participants).values({ eventId: id, userId: entrant.id })
+    await t.database.db.update(schema.events).set({ ticketCount: 10 }).where(eq(schema.events.id, id))
+    expect((await claim(id, entrant)).body.result).toBe('IN_DRAW')
+    expect(await orgEvent()).toMatchObject({ counts: { entrants: 1 }, draw: null })
+    await windowPassed(t, id)
+    await t.app.schedulerTick()
+    expect(await orgEvent()).toMatchObject({ fair_start: { entrants: 1 }, draw: { winners: 1, waitlisted: 0 } })
   })
 
   it('the import: fair_start read, 60 s for a new ticketed event, the seed kept by a re-import', async () => {
@@ -328,6 +384,35 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     await expect(importCatalogue(t.database.db, { ...file, events: [{ ...file.events[0], fair_start: { window_seconds: 4000 } }] })).rejects.toThrow(
       /fair_start\.window_seconds: must be a whole number of seconds from 0 to 3600/,
     )
+  })
+
+  it('the import: a new ticketed event imported straight into TICKET_OPEN opens with its window like any other', async () => {
+    const base = { dates: ['2026-12-01T18:00:00+05:30'], organizer: `open-${kind}`, state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 5 }
+    const file = {
+      councils: [{ slug: `open-${kind}`, name: 'Open council' }],
+      events: [
+        { ...base, slug: `open-a-${kind}`, name: 'Default window' },
+        { ...base, slug: `open-b-${kind}`, name: 'Own window', fair_start: { window_seconds: 30 } },
+        { ...base, slug: `open-c-${kind}`, name: 'No window', fair_start: { window_seconds: 0 } },
+      ],
+    }
+    const before = Date.now()
+    const imported = await importCatalogue(t.database.db, file)
+    const a = await eventRow(t, imported.events[`open-a-${kind}`])
+    const b = await eventRow(t, imported.events[`open-b-${kind}`])
+    const c = await eventRow(t, imported.events[`open-c-${kind}`])
+    expect(a.fairWindowSeconds).toBe(60)
+    expect(a.fairSeed).toMatch(/^[0-9a-f]{64}$/)
+    expect(a.fairDrawAt!.getTime()).toBeGreaterThanOrEqual(before + 60_000 - 2_000) // the import's time + the window
+    expect(a.fairDrawAt!.getTime()).toBeLessThanOrEqual(Date.now() + 60_000 + 2_000)
+    expect(b.fairDrawAt!.getTime() - a.fairDrawAt!.getTime()).toBeLessThan(-25_000)
+    expect(c).toMatchObject({ fairWindowSeconds: 0, fairSeed: null, fairDrawAt: null })
+    // A student registered for it enters the draw; a re-import changes nothing (the window is locked once open).
+    const s = await t.student()
+    await t.database.db.insert(schema.participants).values({ eventId: a.id, userId: s.id })
+    expect((await claim(a.id, s)).body).toMatchObject({ result: 'IN_DRAW', draw_at: a.fairDrawAt!.toISOString() })
+    await importCatalogue(t.database.db, file)
+    expect(await eventRow(t, a.id)).toMatchObject({ fairWindowSeconds: 60, fairSeed: a.fairSeed, fairDrawAt: a.fairDrawAt })
   })
 })
 

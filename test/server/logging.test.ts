@@ -155,6 +155,7 @@ describe.each(['info', 'debug'])('request lines at %s', (level) => {
           state: 'TICKET_OPEN',
           is_ticket_feature_enabled: true,
           ticket_count: 1,
+          fair_start: { window_seconds: 0 }, // first come, first served (no draw window on opening)
         },
       ],
     })

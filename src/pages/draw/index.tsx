@@ -6,6 +6,7 @@ import { useRoute } from 'preact-iso'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
 import { drawKeyOf, placeOf, seedHashOf } from '../../lib/draw-key.ts'
+import { drawKeysOf } from '../../stores/draw-keys.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import s from './style.module.css'
@@ -32,20 +33,33 @@ export default function DrawCheck() {
   const event = held && String(held.id) === id ? held : null
   const fair = event?.fair_start ?? null
   const seed = fair?.seed ?? null
+  // The sorted keys come with their own fetch ({keys: true}): the event page's fetch leaves them out.
+  const [keys, setKeys] = useState<string[] | null>(null)
+  useEffect(() => {
+    if (!seed) return
+    let live = true
+    drawKeysOf(id).then(
+      (k) => live && setKeys(k),
+      (err) => console.error('draw keys failed', err),
+    )
+    return () => {
+      live = false
+    }
+  }, [id, seed])
 
   useEffect(() => {
     setCheck(null)
     const n = Number(userId)
-    if (!seed || !fair || !Number.isInteger(n) || n < 1) return
+    if (!seed || !fair || !keys || !Number.isInteger(n) || n < 1) return
     let live = true
     Promise.all([seedHashOf(seed), drawKeyOf(seed, n)]).then(
-      ([hash, key]) => live && setCheck({ hashMatches: hash === fair.seed_hash, key, place: placeOf(fair.keys, key) }),
+      ([hash, key]) => live && setCheck({ hashMatches: hash === fair.seed_hash, key, place: placeOf(keys, key) }),
       (err) => console.error('draw check failed', err),
     )
     return () => {
       live = false
     }
-  }, [seed, userId, fair?.keys.length])
+  }, [seed, userId, keys])
 
   if (eventDetail.notFound.value) {
     return (
@@ -96,7 +110,7 @@ export default function DrawCheck() {
               <p>
                 Key: <span class={s.hex}>{check.key}</span>
               </p>
-              <p>{check.place ? `Position ${check.place} of ${fair.keys.length}` : 'This key is not in the draw.'}</p>
+              <p>{check.place ? `Position ${check.place} of ${keys!.length}` : 'This key is not in the draw.'}</p>
             </div>
           )}
         </section>

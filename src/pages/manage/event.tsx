@@ -12,6 +12,7 @@ import { formatMoment, nextMove, SCHEDULE_STEPS, STATE_NAMES } from '../../lib/o
 import { STUDENTS_SEE } from '../../lib/state-moves.ts'
 import { org } from '../../stores/org.ts'
 import { Counts } from './counts.tsx'
+import { DrawStatus } from './draw-status.tsx'
 import { NotifyForm } from './notify.tsx'
 
 const PointsPanel = lazy(() => import('./points-panel.tsx'))
@@ -201,6 +202,7 @@ export default function EventPage({ id }: { id: number }) {
       </div>
       <Counts event={event} />
       <div class="m-cards">
+        <DrawStatus event={event} />
         <StateControl key={event.state} event={event} />
         <DoorVolunteers eventId={id} />
         {event.state !== 'DRAFT' && <NotifyForm eventId={id} />}

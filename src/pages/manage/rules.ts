@@ -3,7 +3,7 @@
 // zod (~5 KB brotli, most of the 6 KB a chunk may weigh); test/dom/console-rules.test.ts holds the two to the
 // same answer over a table of forms.
 import type { RegistrationType } from '../../../contract/constants.ts'
-import { EVENT_LIMITS } from '../../../contract/limits.ts'
+import { DEFAULT_FAIR_WINDOW_SECONDS, EVENT_LIMITS } from '../../../contract/limits.ts'
 import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
 import { type PointsForm, pointsError, toPointsForm, toPointsInput } from './points-rules.ts'
@@ -35,6 +35,8 @@ export interface EventForm {
   in_event_activity: string
   is_ticket_feature_enabled: boolean
   ticket_count: string
+  /** The draw window in seconds (issue 24; fair-field.tsx), sent with tickets on. */
+  fair_start: string
   /** datetime-local values, IST, by step. */
   schedule: Record<keyof Schedule, string>
   questions: QuestionInput[]
@@ -65,6 +67,7 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     in_event_activity: event?.in_event_activity ?? '',
     is_ticket_feature_enabled: event?.is_ticket_feature_enabled ?? false,
     ticket_count: String(event?.ticket_count ?? 0),
+    fair_start: String(event ? (event.fair_start?.window_seconds ?? 0) : DEFAULT_FAIR_WINDOW_SECONDS),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, toLocalInput(schedule[s.key])])) as EventForm['schedule'],
     questions: event?.questions.map((q) => ({ ...q, options: [...q.options] })) ?? [],
     activity_points: toPointsForm(event?.activity_points),
@@ -114,6 +117,7 @@ export function toInput(form: EventForm, id?: number, stored?: EventForm): Event
     in_event_activity: form.in_event_activity.trim() || null,
     is_ticket_feature_enabled: form.is_ticket_feature_enabled,
     ticket_count: int(form.ticket_count),
+    ...(form.is_ticket_feature_enabled ? { fair_start: { window_seconds: int(form.fair_start) } } : {}),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])) as Schedule,
     questions: form.questions,
     ...(points ? { activity_points: toPointsInput(form.activity_points) } : {}),
@@ -168,6 +172,8 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
   whole('ma_ppt', 1, LIMITS.ppt)
   whole('min_ppt', 1, LIMITS.ppt)
   whole('ticket_count', 0, LIMITS.ticket_count)
+  if (form.is_ticket_feature_enabled && !(int(form.fair_start) >= 0 && int(form.fair_start) <= LIMITS.fair_window))
+    put('fair_start', `fair_start.window_seconds must be a whole number from 0 to ${LIMITS.fair_window}`)
   // Like the contract: compared whenever both are numbers, even out of range.
   if (int(form.min_ppt) > int(form.ma_ppt)) put('min_ppt', 'min_ppt must not be more than ma_ppt')
   if (form.registration_type === 'EXTERNAL' && !form.external_registration_link.trim())
