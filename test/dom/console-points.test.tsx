@@ -100,7 +100,7 @@ describe('the editor’s activity points', () => {
     expect(server.calls('/org/p/event/save')[3].body.activity_points).toBeNull()
   })
 
-  it('checks the points with the contract’s words on touch and before saving, and shows the server’s category message under the field', async () => {
+  it('checks the points on touch and before saving, in the editor’s words (issue 22 item 7), and shows the server’s category message under the field', async () => {
     let answer: [number, unknown] = [400, { error: true, message: 'activity_points.category must be one of the college’s categories: Technical' }]
     const { root, server } = open('/manage/event/5/edit', organiser, orgEvent(), { '/org/p/event/save': () => answer })
     const box = (await waitFor(() => getByText(root, /This event gives activity points/, 'label'))).querySelector('input')!
@@ -108,18 +108,18 @@ describe('the editor’s activity points', () => {
     const points = await waitFor(() => find<HTMLInputElement>(root, '#ap-points'))
     await waitFor(() => expect(find<HTMLSelectElement>(root, '#ap-category').options.length).toBe(4))
     await blur(points)
-    await waitFor(() => getByText(root, 'activity_points.category is a required field', 'p'))
+    await waitFor(() => getByText(root, 'Category is required', 'p'))
     await choose(find<HTMLSelectElement>(root, '#ap-category'), 'Cultural')
     await typeInto(points, '500')
-    await waitFor(() => getByText(root, 'activity_points.points must be a whole number from 0 to 100', 'p'))
+    await waitFor(() => getByText(root, 'Points for attending must be a whole number from 0 to 100', 'p'))
     expect(points.getAttribute('aria-invalid')).toBe('true')
     await click(getByText(root, 'Save', 'button'))
     expect(server.calls('/org/p/event/save')).toHaveLength(0)
 
     await typeInto(points, '10')
-    expect(root.textContent).not.toContain('activity_points.points')
+    expect(root.textContent).not.toContain('Points for attending must')
     await click(getByText(root, 'Save', 'button'))
-    await waitFor(() => getByText(root, /activity_points.category must be one of the college’s categories/, 'p'))
+    await waitFor(() => getByText(root, /^Category must be one of the college’s categories/, 'p'))
     expect(find(root, '#ap-category').getAttribute('aria-invalid')).toBe('true')
     answer = [200, { error: false, event: orgEvent({ activity_points: CULTURAL }) }]
     await click(getByText(root, 'Save', 'button'))

@@ -79,7 +79,7 @@ test('points set in the console, a check-in, a winner marked in the console, the
   const attending = page.getByLabel('Points for attending (checked in at the door)')
   await attending.fill('500')
   await attending.blur()
-  await expect(page.getByText('activity_points.points must be a whole number from 0 to 100')).toBeVisible()
+  await expect(page.getByText('Points for attending must be a whole number from 0 to 100')).toBeVisible()
   await attending.fill('10')
   await page.getByLabel('Points for a winner').fill('5')
   await expectNoSeriousViolations(page, 'Editor with activity points')

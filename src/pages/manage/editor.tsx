@@ -50,8 +50,9 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
   const [submitted, setSubmitted] = useState(false)
   const errors = formErrors(form, !id)
   // In the editor's words (issue 22 item 7): the contract's and the server's messages name the wire's fields.
+  const raw = (k: Key) => server[k] ?? (submitted || touched[k] ? errors[k] : undefined)
   const shown = (k: Key) => {
-    const message = server[k] ?? (submitted || touched[k] ? errors[k] : undefined)
+    const message = raw(k)
     return message && plain(message)
   }
   const count = Object.keys({ ...errors, ...server }).filter((k) => shown(k as Key)).length
@@ -291,6 +292,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
             onChange={(v) => set('activity_points', v)}
             onBlur={() => touch('activity_points')}
             error={shown('activity_points')}
+            invalid={/^activity_points\.([a-z_]+)/.exec(raw('activity_points') ?? '')?.[1]}
           />
         </ErrorBoundary>
 

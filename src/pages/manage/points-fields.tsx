@@ -18,7 +18,10 @@ export default function PointsFields(props: {
   had: boolean
   onChange: (next: PointsForm | null) => void
   onBlur: () => void
+  /** The message, in the editor's words. */
   error?: string
+  /** The field it is about ('points', 'category'...), from the contract's message. */
+  invalid?: string
 }) {
   const { value: v, onChange, error } = props
   const [categories, setCategories] = useState<string[]>([])
@@ -30,7 +33,7 @@ export default function PointsFields(props: {
     )
   }, [])
   const put = (change: Partial<PointsForm>) => v && onChange({ ...v, ...change })
-  const bad = (k: string) => !!error?.startsWith(`activity_points.${k} `)
+  const bad = (k: string) => props.invalid === k
   const described = (k: string) => ({ id: `ap-${k}`, 'aria-invalid': bad(k), 'aria-describedby': bad(k) ? 'e-ap' : undefined, onBlur: props.onBlur })
   return (
     <fieldset class="m-card">

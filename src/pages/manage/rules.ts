@@ -234,6 +234,16 @@ const WORDS: Record<string, string> = {
   'questions:': 'question',
 }
 
+/** The activity points' fields (points-fields.tsx), as their labels say them. */
+const POINT_WORDS: Record<string, string> = {
+  category: 'category',
+  points: 'points for attending',
+  per_day: '“for each day attended”',
+  winner: 'points for a winner',
+  volunteer: 'points for a door volunteer',
+  organiser: 'points for an organiser',
+}
+
 /**
  * A contract or server message in the editor's words: "schedule.tickets_open_at must be after
  * schedule.registration_opens_at" reads "Tickets open must be after Registration opens", "ticket_count cannot be
@@ -243,6 +253,8 @@ const WORDS: Record<string, string> = {
 export function plain(message: string): string {
   const out = message
     .replace(/schedule\.([a-z_]+)/g, (whole, key) => `“${SCHEDULE_STEPS.find((s) => s.key === key)?.label ?? whole}”`)
+    .replace(/activity_points\.([a-z_]+)/g, (whole, key) => POINT_WORDS[key] ?? whole)
+    .replace(/fair_start(\.window_seconds)?/g, 'draw window')
     .replace(/^questions: (label|option)\b|^questions:(?= ')|\b[a-z]+(_[a-z]+)+\b|^[a-z]+\b/g, (word) => WORDS[word] ?? word)
     .replace(' is a required field', ' is required')
   return out.charAt(0).toUpperCase() + out.slice(1)
