@@ -4,7 +4,7 @@
 // would be refused, who can rate and a Close button.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { RATING_MAX } from '../../../contract/constants.ts'
-import type { Feedback } from '../../lib/feedback.ts'
+import { type Feedback, feedbackFor } from '../../lib/feedback.ts'
 import { Spinner } from '../spinner/index.tsx'
 import s from './style.module.css'
 
@@ -108,4 +108,12 @@ export function RatingPopup({ feedback, onSubmit, onClose }: RatingPopupProps) {
       </div>
     </div>
   )
+}
+
+/**
+ * The popup for an event: the decision of lib/feedback made here, in the popup's lazy chunk, so that the event page
+ * (every student's chunk) does not carry the rules and their messages.
+ */
+export function RatingPopupFor({ event, ...props }: Omit<RatingPopupProps, 'feedback'> & { event: Parameters<typeof feedbackFor>[0] }) {
+  return <RatingPopup feedback={feedbackFor(event)} {...props} />
 }

@@ -9,7 +9,6 @@ import type { EventDetail } from '../../../contract/types.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { calendarLinks } from '../../lib/calendar-link.ts'
-import { feedbackFor } from '../../lib/feedback.ts'
 import { formatDate } from '../../lib/dates.ts'
 import { formatTime } from '../../lib/date-formats.ts'
 import { formatFee } from '../../lib/money.ts'
@@ -250,9 +249,9 @@ export default function EventDetails() {
       {/* Lazy: only a student rating a completed event needs it (the service worker holds it for offline). */}
       {rating && (
         <Chunk
-          load={() => import('../../components/rating-popup/index.tsx').then((m) => m.RatingPopup)}
+          load={() => import('../../components/rating-popup/index.tsx').then((m) => m.RatingPopupFor)}
           props={{
-            feedback: feedbackFor(event),
+            event,
             onClose: () => setRating(false),
             onSubmit: (n: number) =>
               eventDetail.rate(n).then(
