@@ -66,7 +66,7 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
           if (!ev || ev.state === 'DRAFT') throw new Refused('eventNotFound')
           if (!ev.is_ticket_feature_enabled || !TRANSFER_STATES.has(ev.state)) throw new Refused('transfersClosed')
           const closesAt = transfersCloseAt(ev.first_date, ev.transfer_closes_minutes === null ? null : Number(ev.transfer_closes_minutes))
-          if (closesAt && now >= closesAt) throw new Refused('transfersClosed', undefined)
+          if (closesAt && now >= closesAt) throw new Refused('transfersClosed')
 
           const holder = await holdingOf(tx, eventId, userId)
           if (!holder) throw new Refused('notRegistered')
@@ -134,12 +134,6 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
           return { to: friend.name, transfers_left: TRANSFERS_PER_TICKET - transfers }
         }),
       )
-    },
-
-    /** Whether `code` is one that stopped working when its ticket was transferred (for the door's answer). */
-    async wasTransferred(eventId: number, code: string): Promise<boolean> {
-      const rows = rowsOf(await db.execute(sql`SELECT 1 FROM ticket_transfers WHERE event_id = ${eventId} AND old_code = ${code}`))
-      return rows.length > 0
     },
   }
 }
