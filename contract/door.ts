@@ -56,9 +56,21 @@ export const scannedAt = doc(
 /** Who holds the ticket, as the door screen shows them. */
 export const attendee = doc(z.object({ name: z.string(), photo_url: url, team: z.nullable(teamlet) }), { id: 'Attendee' })
 
+/** Beyond API.md (issue 25 item 3): the event day a scan counted for, 'YYYY-MM-DD' in IST (contract/admission.ts). */
+const day = z.optional(z.string())
+
 export const checkedIn = doc(
-  z.object({ error: z.literal(false), result: z.literal('CHECKED_IN'), attendee, checked_in_at: z.string(), scan_id: z.optional(z.string()) }),
-  { id: 'CheckedIn', description: 'The ticket is checked in now.' },
+  z.object({
+    error: z.literal(false),
+    result: z.literal('CHECKED_IN'),
+    attendee,
+    checked_in_at: z.string(),
+    scan_id: z.optional(z.string()),
+    day,
+    /** Beyond API.md (issue 25 item 3): in again after scanning out, on an event with re-entry; `checked_in_at` is this entry's time. */
+    reentry: z.optional(z.boolean()),
+  }),
+  { id: 'CheckedIn', description: 'The ticket is checked in now (for today, on a multi-day event).' },
 )
 
 export const alreadyCheckedIn = doc(
@@ -70,8 +82,9 @@ export const alreadyCheckedIn = doc(
     checked_in_at: z.string(),
     gate: z.nullable(z.string()),
     scan_id: z.optional(z.string()),
+    day,
   }),
-  { id: 'AlreadyCheckedIn', description: 'The ticket was checked in before: when and at which gate.' },
+  { id: 'AlreadyCheckedIn', description: 'The ticket was checked in before (today, on a multi-day event): when and at which gate.' },
 )
 
 export const unknownTicket = doc(
@@ -96,12 +109,50 @@ export const transferredTicket = doc(
   },
 )
 
-/** One scan's answer, as check-in answers it (the sync's results carry the scan_id). */
-export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket])
+export const checkedOut = doc(
+  z.object({ error: z.literal(false), result: z.literal('CHECKED_OUT'), attendee, checked_out_at: z.string(), scan_id: z.optional(z.string()), day }),
+  { id: 'CheckedOut', description: 'Beyond API.md (issue 25 item 3): scanned out on an event with re-entry; the ticket can come in again today.' },
+)
+
+export const notInside = doc(
+  z.object({ error: z.literal(true), message: z.string(), result: z.literal('NOT_INSIDE'), attendee, scan_id: z.optional(z.string()), day }),
+  {
+    id: 'NotInside',
+    description:
+      'Beyond API.md (issue 25 item 3): a scan out of a ticket that is not inside (not in today, or out already), or of an event without re-entry (the message says so). Nothing changes.',
+  },
+)
+
+/** One scan's answer, as check-in (or check-out) answers it (the sync's results carry the scan_id). */
+export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket, checkedOut, notInside])
+
+/** Which way a scan goes through the gate (issue 25 item 3): OUT only on an event with re-entry. */
+export const DIRECTIONS = ['IN', 'OUT'] as const
+export const direction = z.enum(DIRECTIONS, { error: `direction must be one of ${DIRECTIONS.join(', ')}` })
+
+/** An event day as the door sees it (issue 25 item 3): the IST day, its span (for dayOf offline), and the count. */
+export const doorDay = doc(
+  z.object({ day: z.string(), starts_at: z.string(), ends_at: z.string(), checked_in: z.int(), inside: z.int() }),
+  { id: 'DoorDay', description: '`checked_in`: tickets admitted that day; `inside`: of those, in now (re-entry events; else the same).' },
+)
+
+/** A ticket's admission on one day, as the door list carries it (contract/admission.ts Admission). */
+export const doorAdmission = z.object({ day: z.string(), checked_in_at: z.string(), gate: z.nullable(z.string()), inside: z.boolean() })
 
 export const doorEvent = doc(
-  z.object({ id: z.int(), name: z.string(), dates: z.array(z.string()), venue: z.string(), tickets_sold: z.int(), checked_in: z.int() }),
-  { id: 'DoorEvent' },
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    dates: z.array(z.string()),
+    venue: z.string(),
+    tickets_sold: z.int(),
+    checked_in: z.int(),
+    /** Beyond API.md (issue 25 item 3): the door scans out and in. */
+    reentry: z.optional(z.boolean()),
+    /** Beyond API.md (issue 25 item 3): the event's days, with who came on each. */
+    days: z.optional(z.array(doorDay)),
+  }),
+  { id: 'DoorEvent', description: '`checked_in`: tickets checked in on any day.' },
 )
 
 export const doorTicket = doc(
@@ -113,11 +164,13 @@ export const doorTicket = doc(
     checked_in_at: z.nullable(z.string()),
     /** Beyond API.md: the gate of the check-in, so an offline device can say where (null until checked in). */
     gate: z.nullable(z.string()),
+    /** Beyond API.md (issue 25 item 3): its admissions, one per event day it came on; `checked_in_at`/`gate` are the latest's. */
+    admissions: z.optional(z.array(doorAdmission)),
   }),
   { id: 'DoorTicket' },
 )
 
-export const offlineScan = z.object({ ticket_code: ticketCode, scan_id: scanId, gate, scanned_at: scannedAt })
+export const offlineScan = z.object({ ticket_code: ticketCode, scan_id: scanId, gate, scanned_at: scannedAt, direction: z.optional(direction) })
 
 const refusal = (description: string, schema: z.core.$ZodType) => ({ description, content: { 'application/json': { schema } } })
 
@@ -138,9 +191,12 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read. Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12).',
+      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read. Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12); `days` and `reentry`, so the device applies the per-day and re-entry rules offline (issue 25 item 3).',
     body: fields(eventRef),
-    answers: { 200: ok({ tickets: z.array(doorTicket), as_of: z.string(), released: z.array(z.string()) }), ...bearer(403, 404) },
+    answers: {
+      200: ok({ tickets: z.array(doorTicket), as_of: z.string(), released: z.array(z.string()), days: z.array(doorDay), reentry: z.boolean() }),
+      ...bearer(403, 404),
+    },
   },
   checkIn: {
     method: 'POST',
@@ -163,12 +219,30 @@ export const DOOR_CALLS = {
       ),
     },
   },
+  checkOut: {
+    method: 'POST',
+    path: '/door/p/check-out',
+    auth: 'bearer',
+    tag: 'door',
+    summary:
+      'Beyond API.md (issue 25 item 3): scans a ticket out, on an event with re-entry, so it can come in again today. A separate call (and the door screen’s In/Out switch) so that a double read at the entrance can never check someone out. The scan_id makes retries safe as for check-in.',
+    body: fields({ ...eventRef, ticket_code: ticketCode, scan_id: scanId, gate }),
+    answers: {
+      200: checkedOut,
+      ...bearer(403),
+      404: refusal('UNKNOWN_TICKET or TRANSFERRED, as for check-in; or the event does not exist.', z.union([unknownTicket, transferredTicket, apiError])),
+      409: refusal(
+        'NOT_INSIDE: the ticket is not in today, or the event has no re-entry (the message says which); or the scan_id was already used for another ticket.',
+        z.union([notInside, apiError]),
+      ),
+    },
+  },
   undoCheckIn: {
     method: 'POST',
     path: '/door/p/check-in/undo',
     auth: 'bearer',
     tag: 'door',
-    summary: 'Undoes a ticket’s check-in (audited): it can be scanned in again.',
+    summary: 'Undoes a ticket’s check-in (audited): it can be scanned in again. On a multi-day event, today’s admission (issue 25 item 3).',
     body: fields({ ...eventRef, ticket_code: ticketCode }),
     answers: { 200: ok({ message: z.string() }), ...bearer(403, 404, 409) },
   },
@@ -178,7 +252,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite).',
+      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite). Beyond API.md (issue 25 item 3): each scan counts for the event day of its scanned_at (one check-in per ticket and day); `direction` OUT scans out on an event with re-entry, in scanned_at order with the ins.',
     body: fields({
       ...eventRef,
       scans: z

@@ -166,6 +166,8 @@ export const eventDetail = doc(
     Participant: z.union([z.literal(false), detailParticipant]),
     /** Beyond API.md: whether the door has checked anyone in here (then only those checked in may rate it). */
     door_checked_in: z.optional(z.boolean()),
+    /** Beyond API.md (issue 25 item 3): the door scans out and in, so a holder may leave and come back. */
+    reentry: z.optional(z.boolean()),
     /**
      * Beyond API.md (issue 22 item 11): while every place left is held for waitlisted students (a given-back ticket
      * offered to the next in line), when the soonest of those offers runs out; else null. Others cannot claim until

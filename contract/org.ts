@@ -15,6 +15,7 @@ import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
 import { apiError, bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
 import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
 import { isHttpUrl } from './questions.ts'
+import { doorDay } from './door.ts'
 import { activityPoints, activityPointsInput } from './points.ts'
 
 export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
@@ -236,6 +237,8 @@ export const eventInputShape = {
   activity_points: z.optional(activityPointsInput),
   /** Ticket transfer (issue 25, contract/transfer.ts): transfers close this many minutes before the first date; null: open until check-in. */
   transfer_closes_minutes: z.optional(z.nullable(wholeNumber('transfer_closes_minutes', 0, TRANSFER_CLOSES_MAX))),
+  /** Re-entry (issue 25 item 3, contract/admission.ts): the door scans out and in; false (the default): one entry a day. */
+  reentry: z.optional(flag('reentry')),
 }
 
 /**
@@ -300,6 +303,8 @@ export const eventCounts = doc(
     /** Beyond API.md: students in the event's draw (a fair opening), live during the window. */
     entrants: z.int(),
     ratings: ratingsCounts,
+    /** Beyond API.md (issue 25 item 3): who came on each event day (one entry for a single-day event), and who is inside now. */
+    days: z.optional(z.array(doorDay)),
   }),
   { id: 'EventCounts' },
 )
@@ -318,6 +323,8 @@ export const orgEvent = doc(
     activity_points: z.nullable(activityPoints),
     /** Ticket transfer (issue 25): minutes before the first date when transfers close; null: open until check-in. */
     transfer_closes_minutes: z.nullable(z.int()),
+    /** Re-entry (issue 25 item 3): the door scans out and in. */
+    reentry: z.boolean(),
     counts: eventCounts,
     /** Beyond API.md (issue 24): a fair opening's result once drawn (the seed and entrants are in fair_start); null before. */
     draw: z.nullable(z.object({ winners: z.int(), waitlisted: z.int() })),

@@ -49,3 +49,5 @@ export type PointsSettings = z.output<typeof points.pointsSettings>
 export type EventWinner = z.output<typeof points.eventWinner>
 export type EventPointsRow = z.output<typeof points.eventPointsRow>
 export type PointsStudent = z.output<typeof points.studentRow>
+export type DoorDay = z.output<typeof door.doorDay>
+export type DoorAdmission = z.output<typeof door.doorAdmission>

@@ -22,24 +22,33 @@
 //   scans' ids claimed in id order and the tickets locked next in id order (the order a live check-in takes its
 //   locks in too, so the two never deadlock), the decisions made in memory in scanned_at order, and each kind of
 //   write made once for the whole batch.
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm'
+import { dayOf, decide, type Direction } from '../../contract/admission.ts'
 import { DOOR_STATES } from '../../contract/door.ts'
-import type { Attendee, DoorEvent, DoorTicket } from '../../contract/types.ts'
+import type { Attendee, DoorAdmission, DoorDay, DoorEvent, DoorTicket } from '../../contract/types.ts'
+import { type AdmissionRow, type AdmissionRules, admissionsOf, dayCounts, dropAdmission, rulesOf, saveAdmissions } from './admissions.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
-import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
+import { admissions, auditLog, councilOrganizers, doorScans, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
 
 /** What one scan answered, as stored with its scan_id (the routes add the status and the message). */
 export type ScanAnswer =
-  | { result: 'CHECKED_IN'; attendee: Attendee; checked_in_at: string }
-  | { result: 'ALREADY_CHECKED_IN'; attendee: Attendee; checked_in_at: string; gate: string | null }
+  | { result: 'CHECKED_IN'; attendee: Attendee; checked_in_at: string; day?: string; reentry?: boolean }
+  | { result: 'ALREADY_CHECKED_IN'; attendee: Attendee; checked_in_at: string; gate: string | null; day?: string }
+  /** Scanned out, on an event with re-entry (issue 25 item 3). */
+  | { result: 'CHECKED_OUT'; attendee: Attendee; checked_out_at: string; day?: string }
+  /** A scan out of a ticket not inside today, or on an event without re-entry (`reentry_off`). */
+  | { result: 'NOT_INSIDE'; attendee: Attendee; day?: string; reentry_off?: boolean }
   | { result: 'UNKNOWN_TICKET'; other_event: string | null; given_back?: boolean }
   /** A repeated scan_id whose ticket is not checked in now: its check-in was undone (issue 21 item 13). */
   | { result: 'NOT_CHECKED_IN'; attendee: Attendee }
   /** A code that stopped working when its ticket was given to a friend (issue 25): the friend holds a new one. */
   | { result: 'TRANSFERRED' }
+
+/** The answers of a scan out (issue 25 item 3). */
+const isOut = (a: ScanAnswer) => a.result === 'CHECKED_OUT' || a.result === 'NOT_INSIDE'
 
 /** A scan that names no ticket of the event now: nothing is recorded for it. */
 const noTicket = (a: ScanAnswer) => a.result === 'UNKNOWN_TICKET' || a.result === 'TRANSFERRED'
@@ -59,6 +68,7 @@ export interface OfflineScan {
   scan_id: string
   gate: string
   scanned_at: string
+  direction?: Direction
 }
 
 const DOOR_STATE_SET = new Set<string>(DOOR_STATES)
@@ -121,6 +131,16 @@ function notCheckedIn(holder: Holder | null, eventId: number): ScanAnswer {
   return { result: 'ALREADY_CHECKED_IN', attendee: attendeeOf(holder), checked_in_at: iso(holder.checkedInAt), gate: holder.gate }
 }
 
+/** The ticket's state on one event day: its admission that day (a repeated scan of a multi-day event). */
+async function onDay(db: Db, eventId: number, ticketCode: string, day: string, now: TicketNow): Promise<TicketNow> {
+  const [a] = await db
+    .select({ checkedInAt: admissions.checkedInAt, gate: admissions.gate })
+    .from(admissions)
+    .innerJoin(participants, eq(participants.id, admissions.participantId))
+    .where(and(eq(participants.eventId, eventId), eq(participants.ticketCode, ticketCode), eq(admissions.day, day)))
+  return { ...now, checkedInAt: a?.checkedInAt ?? null, gate: a?.gate ?? null }
+}
+
 /** A ticket's state now, as a repeated scan answers it. */
 interface TicketNow {
   checkedInAt: Date | null
@@ -135,10 +155,13 @@ interface TicketNow {
  */
 export function replayed(first: ScanAnswer, now: TicketNow | null): ScanAnswer {
   if (!now) return { result: 'UNKNOWN_TICKET', other_event: null }
+  // A move out (or a refused one) is history: the same scan_id answers it again, whatever happened since.
+  if (first.result === 'CHECKED_OUT' || first.result === 'NOT_INSIDE') return first
   if (now.checkedInAt === null) return { result: 'NOT_CHECKED_IN', attendee: now.attendee }
   const at = now.checkedInAt.toISOString()
-  if (first.result === 'CHECKED_IN' && first.checked_in_at === at) return first
-  return { result: 'ALREADY_CHECKED_IN', attendee: now.attendee, checked_in_at: at, gate: now.gate }
+  if (first.result === 'CHECKED_IN' && (first.checked_in_at === at || first.reentry)) return first
+  const day = 'day' in first && first.day ? { day: first.day } : {}
+  return { result: 'ALREADY_CHECKED_IN', attendee: now.attendee, checked_in_at: at, gate: now.gate, ...day }
 }
 
 /** An offline scan's time in the ticket's door window: not before the ticket was collected, not after now. */
@@ -156,7 +179,11 @@ async function givenBack(db: Db, eventId: number, codes: string[]): Promise<Set<
   return new Set(rows.map((r) => r.code))
 }
 
-export function doorRepository(db: Db) {
+/** The day field of an answer: only on a multi-day event, so a single-day event's answers read as before. */
+const dayField = (rules: AdmissionRules, day: string) => (rules.days.length > 1 ? { day } : {})
+
+/** `clock`: the server's time, injectable so tests can scan either side of midnight IST without waiting. */
+export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
   /** Whether the user may check tickets at the event now: null when yes, else the refusal. */
   async function access(userId: number, eventId: number): Promise<Refusal | null> {
     const [row] = await db
@@ -180,7 +207,7 @@ export function doorRepository(db: Db) {
    * and records nothing.
    */
   async function recorded(
-    scan: { scanId: string; eventId: number; ticketCode: string; gate: string; userId: number },
+    scan: { scanId: string; eventId: number; ticketCode: string; gate: string; userId: number; direction: Direction },
     decide: (tx: Db) => Promise<ScanAnswer>,
   ): Promise<Outcome<ScanAnswer>> {
     try {
@@ -197,9 +224,15 @@ export function doorRepository(db: Db) {
             .from(doorScans)
             .where(eq(doorScans.scanId, scan.scanId))
           if (!prior || prior.eventId !== scan.eventId || prior.ticketCode !== scan.ticketCode || !prior.answer) return refused('scanIdReused')
+          // A scan out's id reused for a scan in (or the other way) is another scan, not a repeat.
+          if (isOut(prior.answer as ScanAnswer) !== (scan.direction === 'OUT')) return refused('scanIdReused')
           const holder = await holderOf(tx, scan.ticketCode, scan.userId)
-          const now = holder && holder.eventId === scan.eventId ? { checkedInAt: holder.checkedInAt, gate: holder.gate, attendee: attendeeOf(holder) } : null
-          return done(replayed(prior.answer as ScanAnswer, now))
+          const first = prior.answer as ScanAnswer
+          let now: TicketNow | null =
+            holder && holder.eventId === scan.eventId ? { checkedInAt: holder.checkedInAt, gate: holder.gate, attendee: attendeeOf(holder) } : null
+          // On a multi-day event a repeat answers the state of its own day (the mirror is the latest day's).
+          if (now && 'day' in first && first.day !== undefined) now = await onDay(tx, scan.eventId, scan.ticketCode, first.day, now)
+          return done(replayed(first, now))
         }
         const answer = await decide(tx)
         if (noTicket(answer)) throw new Unrecorded(answer)
@@ -217,25 +250,55 @@ export function doorRepository(db: Db) {
     }
   }
 
-  /** A live scan: one conditional update decides; the read after it only says who and when. */
-  async function liveCheckIn(tx: Db, eventId: number, ticketCode: string, gate: string, viewerId: number): Promise<ScanAnswer> {
-    const updated = await tx
-      .update(participants)
-      .set({ checkedInAt: sql`now()`, checkedInGate: gate })
-      .where(
-        and(
-          eq(participants.eventId, eventId),
-          eq(participants.ticketCode, ticketCode),
-          eq(participants.ticketCollected, true),
-          isNull(participants.checkedInAt),
-        ),
-      )
-      .returning({ checkedInAt: participants.checkedInAt })
-    const holder = await holderOf(tx, ticketCode, viewerId)
-    if (updated.length > 0 && holder) return { result: 'CHECKED_IN', attendee: attendeeOf(holder), checked_in_at: iso(updated[0].checkedInAt!) }
-    const answer = notCheckedIn(holder, eventId)
-    if (answer.result === 'UNKNOWN_TICKET' && !holder && (await transferredCodes(tx, eventId, [ticketCode])).size > 0) return { result: 'TRANSFERRED' }
-    return answer
+  /**
+   * A live scan, in or out: the ticket's row is locked (so any number of gates scanning it at once are decided one
+   * after another, and exactly one admits it for the day), then contract/admission.ts decides from its admission on
+   * today's event day.
+   */
+  async function liveScan(
+    tx: Db,
+    scan: { eventId: number; ticketCode: string; gate: string; scanId: string; userId: number },
+    direction: Direction,
+  ): Promise<ScanAnswer> {
+    const [ticket] = await tx
+      .select({ id: participants.id, name: users.name, photoUrl: users.photoUrl, teamId: teams.id, teamName: teams.name })
+      .from(participants)
+      .innerJoin(users, eq(users.id, participants.userId))
+      .leftJoin(teams, eq(teams.id, participants.teamId))
+      .where(and(eq(participants.eventId, scan.eventId), eq(participants.ticketCode, scan.ticketCode), eq(participants.ticketCollected, true)))
+      .for('update', { of: participants })
+    if (!ticket) {
+      const holder = await holderOf(tx, scan.ticketCode, scan.userId)
+      const answer = notCheckedIn(holder, scan.eventId)
+      if (answer.result === 'UNKNOWN_TICKET' && !holder && (await transferredCodes(tx, scan.eventId, [scan.ticketCode])).size > 0)
+        return { result: 'TRANSFERRED' }
+      return answer
+    }
+    const rules = await rulesOf(tx, scan.eventId)
+    const now = clock()
+    const day = dayOf(rules.days, now.getTime())
+    const today = (await admissionsOf(tx, [ticket.id])).find((a) => a.day === day)
+    const attendee = attendeeOf(ticket)
+    const dayOfAnswer = dayField(rules, day)
+    switch (decide(today, direction, rules.reentry)) {
+      case 'ADMIT':
+        await saveAdmissions(tx, scan.eventId, [
+          { participantId: ticket.id, day, checkedInAt: now, gate: scan.gate, scanId: scan.scanId, offline: false, inside: true, movedAt: now },
+        ])
+        return { result: 'CHECKED_IN', attendee, checked_in_at: iso(now), ...dayOfAnswer }
+      case 'REENTER':
+        await saveAdmissions(tx, scan.eventId, [{ ...today!, inside: true, movedAt: now }])
+        return { result: 'CHECKED_IN', attendee, checked_in_at: iso(now), ...dayOfAnswer, reentry: true }
+      case 'ALREADY_IN':
+        return { result: 'ALREADY_CHECKED_IN', attendee, checked_in_at: iso(today!.checkedInAt), gate: today!.gate, ...dayOfAnswer }
+      case 'OUT':
+        await saveAdmissions(tx, scan.eventId, [{ ...today!, inside: false, movedAt: now }])
+        return { result: 'CHECKED_OUT', attendee, checked_out_at: iso(now), ...dayOfAnswer }
+      case 'NOT_INSIDE':
+        return { result: 'NOT_INSIDE', attendee, ...dayOfAnswer }
+      case 'NO_REENTRY':
+        return { result: 'NOT_INSIDE', attendee, ...dayOfAnswer, reentry_off: true }
+    }
   }
 
   /** Offline scans, bounded: see the head of this file. Answers in the order sent. */
@@ -306,14 +369,12 @@ export function doorRepository(db: Db) {
               .where(inArray(doorScans.scanId, repeatIds))
         ).map((p) => [p.scanId, p]),
       )
-      // 5. This event's tickets among the codes, locked in id order, with who holds them.
+      // 5. This event's tickets among the codes, locked in id order, with who holds them, and their admissions.
       const locked = await tx
         .select({
           id: participants.id,
           code: participants.ticketCode,
           userId: participants.userId,
-          checkedInAt: participants.checkedInAt,
-          gate: participants.checkedInGate,
           collectedAt: participants.ticketCollectedAt,
           registeredAt: participants.createdAt,
           name: users.name,
@@ -327,36 +388,29 @@ export function doorRepository(db: Db) {
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, [...known])))
         .orderBy(asc(participants.id))
         .for('update', { of: participants })
-      // 6. The scan that made each standing check-in (an offline one may be taken over by an earlier offline scan).
-      const inCodes = locked.filter((t) => t.checkedInAt !== null).map((t) => t.code!)
-      const winners = new Map(
-        (inCodes.length === 0
-          ? []
-          : await tx
-              .selectDistinctOn([doorScans.ticketCode], { code: doorScans.ticketCode, scanId: doorScans.scanId, offline: doorScans.offline })
-              .from(doorScans)
-              .where(and(eq(doorScans.eventId, eventId), inArray(doorScans.ticketCode, inCodes), sql`${doorScans.answer}->>'result' = 'CHECKED_IN'`))
-              .orderBy(doorScans.ticketCode, desc(doorScans.createdAt))
-        ).map((w) => [w.code, { scanId: w.scanId, offline: w.offline }]),
-      )
-      // The decisions, in memory, in scanned_at order.
+      // 6. The event's days and re-entry rule, and each ticket's admissions (the scan that made each day's check-in
+      // is in it: an offline one may be taken over by an earlier offline scan).
+      const rules = await rulesOf(tx, eventId)
+      interface Day extends AdmissionRow {
+        before: AdmissionRow | null
+        dirty: boolean
+      }
       const tickets = new Map(
-        locked.map((t) => [
-          t.code!,
-          {
-            ...t,
-            attendee: attendeeOf(t),
-            opensAt: t.collectedAt ?? t.registeredAt,
-            before: { checkedInAt: t.checkedInAt, gate: t.gate },
-            winner: winners.get(t.code!) ?? null,
-          },
-        ]),
+        locked.map((t) => [t.code!, { ...t, attendee: attendeeOf(t), opensAt: t.collectedAt ?? t.registeredAt, days: new Map<string, Day>() }]),
       )
+      const byId = new Map(locked.map((t) => [t.id, tickets.get(t.code!)!]))
+      for (const a of await admissionsOf(tx, locked.map((t) => t.id))) byId.get(a.participantId)?.days.set(a.day, { ...a, before: { ...a }, dirty: false })
       type Ticket = NonNullable<ReturnType<typeof tickets.get>>
-      const nowOf = (t: Ticket | undefined): TicketNow | null => (t ? { checkedInAt: t.checkedInAt, gate: t.gate, attendee: t.attendee } : null)
+      /** The ticket now, on the day of a first answer (a single-day event's, or an old answer's: the latest day). */
+      const nowOf = (t: Ticket | undefined, first: ScanAnswer | undefined): TicketNow | null => {
+        if (!t) return null
+        const days = [...t.days.values()].sort((a, b) => (a.day < b.day ? 1 : -1))
+        const d = first && 'day' in first && first.day !== undefined ? t.days.get(first.day) : days[0]
+        return { checkedInAt: d?.checkedInAt ?? null, gate: d?.gate ?? null, attendee: t.attendee }
+      }
       const answers = new Map<string, ScanAnswer>() // the answers of this sync's fresh scans, by scan_id
       const scannedAt = new Map<string, Date>() // their times, in the door window
-      const displaced = new Map<string, string>() // stored winners taken over by an earlier offline scan: scan_id to ticket code
+      const displaced = new Map<string, { code: string; day: string }>() // stored winners taken over by an earlier offline scan
       const results: (ScanAnswer & { scan_id: string })[] = new Array(scans.length)
       for (const i of order) {
         const scan = scans[i]
@@ -366,38 +420,70 @@ export function doorRepository(db: Db) {
         if (first !== i) {
           // The same scan_id twice in one sync: a repeat of the first (a reuse for another ticket reads as no ticket).
           const firstAnswer = answers.get(scan.scan_id) ?? results[first]
-          answer = scans[first].ticket_code !== scan.ticket_code || !firstAnswer ? unknown(scan.ticket_code) : replayed(firstAnswer, nowOf(ticket))
+          answer =
+            scans[first].ticket_code !== scan.ticket_code || !firstAnswer ? unknown(scan.ticket_code) : replayed(firstAnswer, nowOf(ticket, firstAnswer))
         } else if (!fresh.has(scan.scan_id)) {
           const prior = priors.get(scan.scan_id)
           if (!prior)
             answer = unknown(scan.ticket_code) // a code of no ticket of this event: nothing recorded
           else if (prior.eventId !== eventId || prior.ticketCode !== scan.ticket_code || !prior.answer)
             answer = { result: 'UNKNOWN_TICKET', other_event: null } // a scan_id reused for another ticket
-          else answer = replayed(prior.answer as ScanAnswer, nowOf(ticket))
+          else answer = replayed(prior.answer as ScanAnswer, nowOf(ticket, prior.answer as ScanAnswer))
         } else if (!ticket) {
           answer = unknown(scan.ticket_code) // given back since step 1: its claim is removed below
           answers.set(scan.scan_id, answer)
         } else {
           const at = clampScan(scan.scanned_at, ticket.opensAt, now)
           scannedAt.set(scan.scan_id, at)
+          // Each scan counts for the event day of its own time (contract/admission.ts), whenever it syncs.
+          const day = dayOf(rules.days, at.getTime())
+          const dayOfAnswer = dayField(rules, day)
+          const today = ticket.days.get(day)
+          const direction = scan.direction ?? 'IN'
           const takesOver =
-            ticket.checkedInAt !== null &&
-            ticket.winner?.offline === true &&
-            ticket.checkedInAt.getTime() > at.getTime() &&
-            ticket.winner.scanId !== scan.scan_id
-          if (ticket.checkedInAt === null || takesOver) {
-            if (takesOver) {
-              const loser = ticket.winner!.scanId
-              if (fresh.has(loser))
-                answers.set(loser, { result: 'ALREADY_CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), gate: scan.gate })
-              else displaced.set(loser, scan.ticket_code)
-            }
-            ticket.checkedInAt = at
-            ticket.gate = scan.gate
-            ticket.winner = { scanId: scan.scan_id, offline: true }
-            answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString() }
+            direction === 'IN' && today !== undefined && today.offline && today.scanId !== scan.scan_id && today.checkedInAt.getTime() > at.getTime()
+          if (takesOver) {
+            const loser = today.scanId!
+            if (fresh.has(loser))
+              answers.set(loser, { result: 'ALREADY_CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), gate: scan.gate, ...dayOfAnswer })
+            else displaced.set(loser, { code: scan.ticket_code, day })
+            Object.assign(today, { checkedInAt: at, gate: scan.gate, scanId: scan.scan_id, dirty: true })
+            answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer }
           } else {
-            answer = { result: 'ALREADY_CHECKED_IN', attendee: ticket.attendee, checked_in_at: ticket.checkedInAt!.toISOString(), gate: ticket.gate }
+            switch (decide(today, direction, rules.reentry)) {
+              case 'ADMIT':
+                ticket.days.set(day, {
+                  participantId: ticket.id,
+                  day,
+                  checkedInAt: at,
+                  gate: scan.gate,
+                  scanId: scan.scan_id,
+                  offline: true,
+                  inside: true,
+                  movedAt: at,
+                  before: null,
+                  dirty: true,
+                })
+                answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer }
+                break
+              case 'REENTER':
+                Object.assign(today!, { inside: true, movedAt: at, dirty: true })
+                answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer, reentry: true }
+                break
+              case 'ALREADY_IN':
+                answer = { result: 'ALREADY_CHECKED_IN', attendee: ticket.attendee, checked_in_at: today!.checkedInAt.toISOString(), gate: today!.gate, ...dayOfAnswer }
+                break
+              case 'OUT':
+                Object.assign(today!, { inside: false, movedAt: at, dirty: true })
+                answer = { result: 'CHECKED_OUT', attendee: ticket.attendee, checked_out_at: at.toISOString(), ...dayOfAnswer }
+                break
+              case 'NOT_INSIDE':
+                answer = { result: 'NOT_INSIDE', attendee: ticket.attendee, ...dayOfAnswer }
+                break
+              case 'NO_REENTRY':
+                answer = { result: 'NOT_INSIDE', attendee: ticket.attendee, ...dayOfAnswer, reentry_off: true }
+                break
+            }
           }
           answers.set(scan.scan_id, answer)
         }
@@ -410,23 +496,21 @@ export function doorRepository(db: Db) {
       }
 
       // The writes, each once for the whole sync.
-      const changed = [...tickets.values()].filter((t) => t.checkedInAt?.getTime() !== t.before.checkedInAt?.getTime() || t.gate !== t.before.gate)
-      if (changed.length > 0) {
-        await tx.execute(sql`
-          UPDATE participants SET checked_in_at = v.at::timestamptz, checked_in_gate = v.gate
-          FROM (VALUES ${sql.join(
-            changed.map((t) => sql`(${t.id}::int, ${t.checkedInAt!.toISOString()}, ${t.gate})`),
-            sql`, `,
-          )}) AS v(id, at, gate) WHERE participants.id = v.id`)
-      }
+      const changed = [...tickets.values()].flatMap((t) => [...t.days.values()].filter((d) => d.dirty))
+      await saveAdmissions(
+        tx,
+        eventId,
+        changed.map(({ before: _before, dirty: _dirty, ...row }) => row),
+      )
       const stored: { scanId: string; answer: ScanAnswer; at: Date | null }[] = []
       for (const [scanId, answer] of answers) if (!noTicket(answer)) stored.push({ scanId, answer, at: scannedAt.get(scanId) ?? null })
-      for (const [scanId, code] of displaced) {
-        // It hears of the check-in as it finally stands (the ticket's state after the whole sync).
+      for (const [scanId, { code, day }] of displaced) {
+        // It hears of the check-in as it finally stands (the ticket's day after the whole sync).
         const t = tickets.get(code)!
+        const d = t.days.get(day)!
         stored.push({
           scanId,
-          answer: { result: 'ALREADY_CHECKED_IN', attendee: t.attendee, checked_in_at: t.checkedInAt!.toISOString(), gate: t.gate },
+          answer: { result: 'ALREADY_CHECKED_IN', attendee: t.attendee, checked_in_at: d.checkedInAt.toISOString(), gate: d.gate, ...dayField(rules, day) },
           at: null,
         })
       }
@@ -441,19 +525,24 @@ export function doorRepository(db: Db) {
       const unrecorded = [...answers].filter(([, a]) => noTicket(a)).map(([id]) => id)
       if (unrecorded.length > 0) await tx.delete(doorScans).where(inArray(doorScans.scanId, unrecorded))
       // A check-in whose time or gate an offline scan rewrote is audited (issue 21 item 6), like an undo.
-      const rewritten = changed.filter((t) => t.before.checkedInAt !== null)
+      const rewritten = changed.filter(
+        (d) => d.before !== null && (d.before.checkedInAt.getTime() !== d.checkedInAt.getTime() || d.before.gate !== d.gate),
+      )
       if (rewritten.length > 0) {
         const [event] = await tx.select({ councilId: events.organizerId }).from(events).where(eq(events.id, eventId))
         await tx.insert(auditLog).values(
-          rewritten.map((t) => ({
-            actorId: userId,
-            actorKind: 'user',
-            action: 'door.rewrite',
-            councilId: event?.councilId ?? null,
-            eventId,
-            before: { ticket_code: t.code, user_id: t.userId, checked_in_at: t.before.checkedInAt!.toISOString(), gate: t.before.gate },
-            after: { ticket_code: t.code, user_id: t.userId, checked_in_at: t.checkedInAt!.toISOString(), gate: t.gate },
-          })),
+          rewritten.map((d) => {
+            const t = byId.get(d.participantId)!
+            return {
+              actorId: userId,
+              actorKind: 'user',
+              action: 'door.rewrite',
+              councilId: event?.councilId ?? null,
+              eventId,
+              before: { ticket_code: t.code, user_id: t.userId, checked_in_at: d.before!.checkedInAt.toISOString(), gate: d.before!.gate, ...dayField(rules, d.day) },
+              after: { ticket_code: t.code, user_id: t.userId, checked_in_at: d.checkedInAt.toISOString(), gate: d.gate, ...dayField(rules, d.day) },
+            }
+          }),
         )
       }
       return results
@@ -475,20 +564,33 @@ export function doorRepository(db: Db) {
           // Written out with aliases: Drizzle leaves the columns of a one-table select unqualified, so
           // `${participants.eventId} = ${events.id}` compared a participant's event with its own id (issue 22 item 3).
           checked_in: sql<number>`(SELECT count(*)::int FROM participants p WHERE p.event_id = "events"."id" AND p.checked_in_at IS NOT NULL)`,
+          reentry: events.reentry,
         })
         .from(events)
         .where(and(inArray(events.state, [...DOOR_STATES]), mayDoor(userId)))
         .orderBy(sql`${events.dates}->>0`, asc(events.id))
-      return rows.map((r) => ({ ...r, checked_in: Number(r.checked_in) }))
+      const days = await dayCounts(
+        db,
+        rows.map((r) => r.id),
+      )
+      // Said only where they matter, so a single-day event without re-entry reads as before.
+      return rows.map(({ reentry, ...r }) => {
+        const its = days.get(r.id) ?? []
+        return { ...r, checked_in: Number(r.checked_in), ...(its.length > 1 ? { days: its } : {}), ...(reentry ? { reentry } : {}) }
+      })
     },
 
     /** Every ticket of the event, for offline checking. */
-    async tickets(userId: number, eventId: number): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[] }>> {
+    async tickets(
+      userId: number,
+      eventId: number,
+    ): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[]; days: DoorDay[]; reentry: boolean }>> {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       const asOf = new Date().toISOString()
       const rows = await db
         .select({
+          id: participants.id,
           code: participants.ticketCode,
           name: users.name,
           photoUrl: users.photoUrl,
@@ -503,9 +605,19 @@ export function doorRepository(db: Db) {
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), isNotNull(participants.ticketCode)))
         .orderBy(asc(participants.id))
       const released = await db.select({ code: releasedTickets.ticketCode }).from(releasedTickets).where(eq(releasedTickets.eventId, eventId))
+      // Each ticket's admissions, so the device applies the per-day and re-entry rules offline (issue 25 item 3).
+      const admitted = new Map<number, DoorAdmission[]>()
+      for (const a of await db.select().from(admissions).where(eq(admissions.eventId, eventId)).orderBy(asc(admissions.day))) {
+        const list = admitted.get(a.participantId) ?? []
+        list.push({ day: a.day, checked_in_at: a.checkedInAt.toISOString(), gate: a.gate, inside: a.inside })
+        admitted.set(a.participantId, list)
+      }
+      const { reentry } = await rulesOf(db, eventId)
       return done({
         as_of: asOf,
         released: released.map((r) => r.code),
+        days: (await dayCounts(db, [eventId])).get(eventId) ?? [],
+        reentry,
         tickets: rows.map((r) => ({
           ticket_code: r.code!,
           name: r.name,
@@ -513,6 +625,7 @@ export function doorRepository(db: Db) {
           team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
           checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
           gate: r.gate,
+          admissions: admitted.get(r.id) ?? [],
         })),
       })
     },
@@ -521,7 +634,14 @@ export function doorRepository(db: Db) {
     async checkIn(userId: number, input: { eventId: number; ticketCode: string; scanId: string; gate: string }): Promise<Outcome<ScanAnswer>> {
       const denied = await access(userId, input.eventId)
       if (denied) return refused(denied)
-      return recorded({ ...input, userId }, (tx) => liveCheckIn(tx, input.eventId, input.ticketCode, input.gate, userId))
+      return recorded({ ...input, userId, direction: 'IN' }, (tx) => liveScan(tx, { ...input, userId }, 'IN'))
+    },
+
+    /** Scans a ticket out, on an event with re-entry (issue 25 item 3); the scan_id makes it safe to repeat. */
+    async checkOut(userId: number, input: { eventId: number; ticketCode: string; scanId: string; gate: string }): Promise<Outcome<ScanAnswer>> {
+      const denied = await access(userId, input.eventId)
+      if (denied) return refused(denied)
+      return recorded({ ...input, userId, direction: 'OUT' }, (tx) => liveScan(tx, { ...input, userId }, 'OUT'))
     },
 
     /** Offline scans: applied in scanned_at order (ties in the order sent), answered in the order sent. */
@@ -543,8 +663,12 @@ export function doorRepository(db: Db) {
           .where(and(eq(participants.eventId, eventId), eq(participants.ticketCode, ticketCode)))
           .for('update')
         if (!row) return refused('unknownTicket')
-        if (row.checkedInAt === null) return refused('notCheckedIn')
-        await tx.update(participants).set({ checkedInAt: null, checkedInGate: null }).where(eq(participants.id, row.id))
+        // Today's admission (a single-day event's only one): the volunteer undoes what the door just did.
+        const rules = await rulesOf(tx as unknown as Db, eventId)
+        const day = dayOf(rules.days, clock().getTime())
+        const today = (await admissionsOf(tx as unknown as Db, [row.id])).find((a) => a.day === day)
+        if (!today) return refused('notCheckedIn')
+        await dropAdmission(tx as unknown as Db, row.id, day)
         const [event] = await tx.select({ councilId: events.organizerId }).from(events).where(eq(events.id, eventId))
         await recordAudit(tx as unknown as Db, {
           actorId: userId,
@@ -552,8 +676,8 @@ export function doorRepository(db: Db) {
           action: 'door.undo',
           councilId: event?.councilId ?? null,
           eventId,
-          before: { ticket_code: ticketCode, user_id: row.userId, checked_in_at: row.checkedInAt.toISOString(), gate: row.gate },
-          after: { ticket_code: ticketCode, user_id: row.userId, checked_in_at: null, gate: null },
+          before: { ticket_code: ticketCode, user_id: row.userId, checked_in_at: today.checkedInAt.toISOString(), gate: today.gate, ...dayField(rules, day) },
+          after: { ticket_code: ticketCode, user_id: row.userId, checked_in_at: null, gate: null, ...dayField(rules, day) },
         })
         return done(undefined)
       })

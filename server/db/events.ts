@@ -300,6 +300,8 @@ export function eventsRepository(db: Db) {
           : false,
         door_checked_in: door !== undefined,
         held_until: held,
+        // Said only when on (issue 25 item 3): the detail reads as before for every other event.
+        ...(ev.reentry ? { reentry: true } : {}),
       }
     },
 

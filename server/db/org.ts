@@ -8,6 +8,7 @@ import type { AnyEventState } from '../../contract/constants.ts'
 import type { Council, OrgEvent, OrgPerson, ParticipantRow, Question } from '../../contract/types.ts'
 import type { AuditEntry as AuditEntryWire } from '../../contract/types.ts'
 import type { ScheduleKey } from '../../contract/org.ts'
+import { dayCounts } from './admissions.ts'
 import { recordAudit } from './audit.ts'
 import { eventFields, iso } from './events.ts'
 import type { Db } from './index.ts'
@@ -49,6 +50,7 @@ export interface EventInputValue {
   questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
   activity_points?: ActivityPointsInputValue | null
   transfer_closes_minutes?: number | null
+  reentry?: boolean
 }
 
 export interface CouncilInputValue {
@@ -80,6 +82,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     questions: e.questions as Question[],
     activity_points: e.activityPoints ?? null,
     transfer_closes_minutes: e.transferClosesMinutes ?? null,
+    reentry: e.reentry,
   }
 }
 
@@ -112,7 +115,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
     .orderBy(asc(sql`${events.dates}->>0`), asc(events.id))
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.event.id)
-  const [kids, counts, teamCounts, waiting, entered, drawn] = await Promise.all([
+  const [kids, counts, teamCounts, waiting, entered, drawn, days] = await Promise.all([
     db
       .select({ id: events.id, parentId: events.parentId })
       .from(events)
@@ -145,6 +148,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
       .select({ eventId: fairDraws.eventId, winners: fairDraws.winners, waitlisted: fairDraws.waitlisted })
       .from(fairDraws)
       .where(inArray(fairDraws.eventId, ids)),
+    dayCounts(db, ids),
   ])
   const children = new Map<number, { id: number }[]>()
   for (const k of kids) children.set(k.parentId!, [...(children.get(k.parentId!) ?? []), { id: k.id }])
@@ -170,6 +174,7 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
           average,
           by_star: c ? [c.s1, c.s2, c.s3, c.s4, c.s5].map(Number) : [0, 0, 0, 0, 0],
         },
+        days: days.get(event.id) ?? [],
       },
       draw: drawBy.get(event.id) ?? null,
     }
@@ -320,6 +325,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           // Activity points (issue 26): the category must be one of the college's, read in this transaction.
           if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)
           if (input.transfer_closes_minutes !== undefined) values.transferClosesMinutes = input.transfer_closes_minutes
+          if (input.reentry !== undefined) values.reentry = input.reentry
           if (input.questions !== undefined) {
             const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
             values.questions = input.questions.map((q) => {

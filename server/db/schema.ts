@@ -141,6 +141,8 @@ export const events = pgTable(
     fairEntrantCount: integer('fair_entrant_count'),
     /** Transfers close this many minutes before the first date (migration 0015, issue 25); null: open until check-in. */
     transferClosesMinutes: integer('transfer_closes_minutes'),
+    /** Re-entry (migration 0017, issue 25 item 3): the door scans out and in; false: one entry a day. */
+    reentry: boolean('reentry').notNull().default(false),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -446,6 +448,32 @@ export const doorScans = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('door_scans_event_ticket').on(t.eventId, t.ticketCode)],
+)
+
+/**
+ * A ticket's admission on one event day (migration 0017, issue 25 item 3): the IST day (contract/admission.ts dayOf),
+ * its first entry (when, at which gate, by which scan, offline or not) and, with re-entry, whether the holder is in
+ * now and when they last went in or out. One row per ticket and day: the key, not a read-then-write check.
+ * participants.checked_in_at and checked_in_gate mirror the latest day's row (null when none).
+ */
+export const admissions = pgTable(
+  'admissions',
+  {
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }).notNull(),
+    gate: text('gate'),
+    scanId: uuid('scan_id'),
+    offline: boolean('offline').notNull().default(false),
+    inside: boolean('inside').notNull().default(true),
+    movedAt: timestamp('moved_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'admissions_pkey', columns: [t.participantId, t.day] }), index('admissions_event_day').on(t.eventId, t.day)],
 )
 
 /**

@@ -6,11 +6,40 @@ import type { ScanAnswer } from '../db/door.ts'
 import { declared } from './declare.ts'
 import { DOOR_MESSAGES, valueOf } from './outcomes.ts'
 
+/** The event day of an answer, on a multi-day event (issue 25 item 3). */
+const days = (answer: { day?: string }) => (answer.day !== undefined ? { day: answer.day } : {})
+
 /** A scan's answer on the wire, with its status: 200 CHECKED_IN, 409 ALREADY_CHECKED_IN or NOT_CHECKED_IN, 404 UNKNOWN_TICKET or TRANSFERRED. */
 export function scanReply(answer: ScanAnswer) {
   switch (answer.result) {
     case 'CHECKED_IN':
-      return { status: 200 as const, body: { error: false as const, result: answer.result, attendee: answer.attendee, checked_in_at: answer.checked_in_at } }
+      return {
+        status: 200 as const,
+        body: {
+          error: false as const,
+          result: answer.result,
+          attendee: answer.attendee,
+          checked_in_at: answer.checked_in_at,
+          ...days(answer),
+          ...(answer.reentry ? { reentry: true } : {}),
+        },
+      }
+    case 'CHECKED_OUT':
+      return {
+        status: 200 as const,
+        body: { error: false as const, result: answer.result, attendee: answer.attendee, checked_out_at: answer.checked_out_at, ...days(answer) },
+      }
+    case 'NOT_INSIDE':
+      return {
+        status: 409 as const,
+        body: {
+          error: true as const,
+          message: answer.reentry_off ? DOOR_MESSAGES.reentryOff : DOOR_MESSAGES.notInside,
+          result: answer.result,
+          attendee: answer.attendee,
+          ...days(answer),
+        },
+      }
     case 'ALREADY_CHECKED_IN':
       return {
         status: 409 as const,
@@ -21,6 +50,7 @@ export function scanReply(answer: ScanAnswer) {
           attendee: answer.attendee,
           checked_in_at: answer.checked_in_at,
           gate: answer.gate,
+          ...days(answer),
         },
       }
     case 'NOT_CHECKED_IN':
@@ -67,6 +97,19 @@ const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { event_id, ticket_code, scan_id, gate } = request.body
       const answer = valueOf(await door.checkIn(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
+      app.metrics.checkIn(answer.result, 'scan')
+      const { status, body } = scanReply(answer)
+      if (status === 200) return body
+      return reply.status(status).send(body)
+    },
+  })
+
+  app.route({
+    ...declared(CALLS.checkOut),
+    config: limit,
+    handler: async (request, reply) => {
+      const { event_id, ticket_code, scan_id, gate } = request.body
+      const answer = valueOf(await door.checkOut(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
       app.metrics.checkIn(answer.result, 'scan')
       const { status, body } = scanReply(answer)
       if (status === 200) return body

@@ -67,6 +67,9 @@ export const DOOR_MESSAGES = {
   otherEvent: (name: string) => `This ticket is for another event: ${name}.`,
   givenBack: 'This ticket was given back: its code no longer works.',
   undoneScan: 'This scan’s check-in was undone: the ticket is not checked in. Scan it again to check it in.',
+  checkedOut: 'Checked out: the ticket can come in again today.',
+  notInside: 'This ticket is not inside now: scan it with the gate set to In.',
+  reentryOff: 'This event has no re-entry: tickets are not scanned out. Set the gate to In.',
 } as const
 
 export const USER_MESSAGES = {
