@@ -613,10 +613,13 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
         admitted.set(a.participantId, list)
       }
       const { reentry } = await rulesOf(db, eventId)
+      const days = (await dayCounts(db, [eventId])).get(eventId) ?? []
+      // A single-day event without re-entry needs no more than checked_in_at: its list reads as before.
+      const perDay = days.length > 1 || reentry
       return done({
         as_of: asOf,
         released: released.map((r) => r.code),
-        days: (await dayCounts(db, [eventId])).get(eventId) ?? [],
+        days,
         reentry,
         tickets: rows.map((r) => ({
           ticket_code: r.code!,
@@ -625,7 +628,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
           team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
           checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
           gate: r.gate,
-          admissions: admitted.get(r.id) ?? [],
+          ...(perDay ? { admissions: admitted.get(r.id) ?? [] } : {}),
         })),
       })
     },

@@ -174,7 +174,8 @@ async function loadOrgEvents(db: Db, where: SQL | undefined): Promise<OrgEvent[]
           average,
           by_star: c ? [c.s1, c.s2, c.s3, c.s4, c.s5].map(Number) : [0, 0, 0, 0, 0],
         },
-        days: days.get(event.id) ?? [],
+        // Per day on a multi-day event only (a single-day event's one day is `checked_in`).
+        ...((days.get(event.id)?.length ?? 0) > 1 ? { days: days.get(event.id) } : {}),
       },
       draw: drawBy.get(event.id) ?? null,
     }
