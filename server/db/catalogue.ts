@@ -127,6 +127,8 @@ const eventSchema = z
       in_event_activity: link,
       is_ticket_feature_enabled: flag,
       ticket_count: z._default(wholeNumber(0, ', 0 or more'), 0),
+      // Re-entry (issue 25 item 3): the door scans out and in.
+      reentry: flag,
       // A fair opening (issue 24): absent keeps a stored event's window, and gives a new ticketed event 60 s.
       fair_start: z.optional(
         z.nullable(
@@ -425,6 +427,7 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
             inEventActivity: e.in_event_activity,
             isTicketFeatureEnabled: e.is_ticket_feature_enabled,
             ticketCount: e.ticket_count,
+            reentry: e.reentry,
             activityPoints: e.activity_points,
             // A new event's draw window goes in with the row, so that one imported straight into TICKET_OPEN opens
             // with it like any other (the events_fair_window trigger sets draw_at = now() + window on insert). A
@@ -457,6 +460,7 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
                 'inEventActivity',
                 'isTicketFeatureEnabled',
                 'ticketCount',
+                'reentry',
                 'activityPoints',
               ] as const
             ).map((k) => [k, sql.raw(`excluded."${events[k].name}"`)]),
