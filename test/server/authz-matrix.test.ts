@@ -323,6 +323,12 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       body: (w) => ({ event_id: w.tickets, ticket_code: '4006381333931234', scan_id: randomUUID(), gate: 'North' }),
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: DOOR.notDoor }),
     },
+    // Re-entry's scan out (issue 25 item 3): the same door roles as check-in.
+    'POST /door/p/check-out': {
+      url: () => '/api/v1/door/p/check-out',
+      body: (w) => ({ event_id: w.tickets, ticket_code: '4006381333931234', scan_id: randomUUID(), gate: 'North' }),
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: DOOR.notDoor }),
+    },
     'POST /door/p/check-in/undo': {
       url: () => '/api/v1/door/p/check-in/undo',
       body: (w) => ({ event_id: w.tickets, ticket_code: '4006381333931234' }),
