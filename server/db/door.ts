@@ -29,7 +29,19 @@ import type { Attendee, DoorAdmission, DoorDay, DoorEvent, DoorTicket } from '..
 import { type AdmissionRow, type AdmissionRules, admissionsOf, dayCounts, dropAdmission, rulesOf, saveAdmissions } from './admissions.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
-import { admissions, auditLog, councilOrganizers, doorScans, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
+import {
+  admissions,
+  auditLog,
+  councilOrganizers,
+  doorScans,
+  events,
+  eventStaff,
+  participants,
+  releasedTickets,
+  teams,
+  ticketTransfers,
+  users,
+} from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
 
@@ -303,7 +315,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
 
   /** Offline scans, bounded: see the head of this file. Answers in the order sent. */
   async function syncScans(userId: number, eventId: number, scans: OfflineScan[]): Promise<(ScanAnswer & { scan_id: string })[]> {
-    const now = new Date()
+    const now = clock()
     const order = scans.map((_, i) => i).sort((a, b) => Date.parse(scans[a].scanned_at) - Date.parse(scans[b].scanned_at) || a - b)
     const codes = [...new Set(scans.map((s) => s.ticket_code))]
     // Each scan_id is decided by its first scan in application order; a later one with that id repeats it.
@@ -399,7 +411,11 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
         locked.map((t) => [t.code!, { ...t, attendee: attendeeOf(t), opensAt: t.collectedAt ?? t.registeredAt, days: new Map<string, Day>() }]),
       )
       const byId = new Map(locked.map((t) => [t.id, tickets.get(t.code!)!]))
-      for (const a of await admissionsOf(tx, locked.map((t) => t.id))) byId.get(a.participantId)?.days.set(a.day, { ...a, before: { ...a }, dirty: false })
+      for (const a of await admissionsOf(
+        tx,
+        locked.map((t) => t.id),
+      ))
+        byId.get(a.participantId)?.days.set(a.day, { ...a, before: { ...a }, dirty: false })
       type Ticket = NonNullable<ReturnType<typeof tickets.get>>
       /** The ticket now, on the day of a first answer (a single-day event's, or an old answer's: the latest day). */
       const nowOf = (t: Ticket | undefined, first: ScanAnswer | undefined): TicketNow | null => {
@@ -420,8 +436,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
         if (first !== i) {
           // The same scan_id twice in one sync: a repeat of the first (a reuse for another ticket reads as no ticket).
           const firstAnswer = answers.get(scan.scan_id) ?? results[first]
-          answer =
-            scans[first].ticket_code !== scan.ticket_code || !firstAnswer ? unknown(scan.ticket_code) : replayed(firstAnswer, nowOf(ticket, firstAnswer))
+          answer = scans[first].ticket_code !== scan.ticket_code || !firstAnswer ? unknown(scan.ticket_code) : replayed(firstAnswer, nowOf(ticket, firstAnswer))
         } else if (!fresh.has(scan.scan_id)) {
           const prior = priors.get(scan.scan_id)
           if (!prior)
@@ -471,7 +486,13 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
                 answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer, reentry: true }
                 break
               case 'ALREADY_IN':
-                answer = { result: 'ALREADY_CHECKED_IN', attendee: ticket.attendee, checked_in_at: today!.checkedInAt.toISOString(), gate: today!.gate, ...dayOfAnswer }
+                answer = {
+                  result: 'ALREADY_CHECKED_IN',
+                  attendee: ticket.attendee,
+                  checked_in_at: today!.checkedInAt.toISOString(),
+                  gate: today!.gate,
+                  ...dayOfAnswer,
+                }
                 break
               case 'OUT':
                 Object.assign(today!, { inside: false, movedAt: at, dirty: true })
@@ -525,9 +546,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
       const unrecorded = [...answers].filter(([, a]) => noTicket(a)).map(([id]) => id)
       if (unrecorded.length > 0) await tx.delete(doorScans).where(inArray(doorScans.scanId, unrecorded))
       // A check-in whose time or gate an offline scan rewrote is audited (issue 21 item 6), like an undo.
-      const rewritten = changed.filter(
-        (d) => d.before !== null && (d.before.checkedInAt.getTime() !== d.checkedInAt.getTime() || d.before.gate !== d.gate),
-      )
+      const rewritten = changed.filter((d) => d.before !== null && (d.before.checkedInAt.getTime() !== d.checkedInAt.getTime() || d.before.gate !== d.gate))
       if (rewritten.length > 0) {
         const [event] = await tx.select({ councilId: events.organizerId }).from(events).where(eq(events.id, eventId))
         await tx.insert(auditLog).values(
@@ -539,7 +558,13 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
               action: 'door.rewrite',
               councilId: event?.councilId ?? null,
               eventId,
-              before: { ticket_code: t.code, user_id: t.userId, checked_in_at: d.before!.checkedInAt.toISOString(), gate: d.before!.gate, ...dayField(rules, d.day) },
+              before: {
+                ticket_code: t.code,
+                user_id: t.userId,
+                checked_in_at: d.before!.checkedInAt.toISOString(),
+                gate: d.before!.gate,
+                ...dayField(rules, d.day),
+              },
               after: { ticket_code: t.code, user_id: t.userId, checked_in_at: d.checkedInAt.toISOString(), gate: d.gate, ...dayField(rules, d.day) },
             }
           }),
