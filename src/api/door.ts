@@ -34,6 +34,8 @@ export const doorApi = {
   tickets: (eventId: number) =>
     post<Answer<'doorTickets'>>('/door/p/tickets' satisfies PathOf<'doorTickets'>, { event_id: eventId } satisfies Request<'doorTickets'>),
   checkIn: (body: Request<'checkIn'>) => asAnswer(post('/door/p/check-in' satisfies PathOf<'checkIn'>, body)),
+  /** A scan out, on an event with re-entry (issue 25 item 3): NOT_INSIDE (409) resolves as an answer too. */
+  checkOut: (body: Request<'checkOut'>) => asAnswer(post('/door/p/check-out' satisfies PathOf<'checkOut'>, body)),
   undo: (eventId: number, ticketCode: string) =>
     post<Answer<'undoCheckIn'>>(
       '/door/p/check-in/undo' satisfies PathOf<'undoCheckIn'>,

@@ -2,7 +2,8 @@
 // checking with no network, the queue of scans made offline (kept in IndexedDB too, sent with /door/p/sync when
 // the network returns), the answer on screen, and the counts. Loaded only with the door route.
 import { computed, signal } from '@preact/signals'
-import type { DoorEvent, DoorTicket } from '../../contract/types.ts'
+import { type Admission, type Direction, type EventDay, dayOf, decide } from '../../contract/admission.ts'
+import type { DoorDay, DoorEvent, DoorTicket } from '../../contract/types.ts'
 import { ApiError, type DoorAnswer, doorApi, PASSING } from '../api/door.ts'
 import { session } from './session.ts'
 
@@ -11,6 +12,8 @@ export interface QueuedScan {
   scan_id: string
   gate: string
   scanned_at: string
+  /** Absent: in (a queue kept before issue 25 item 3). */
+  direction?: Direction
 }
 
 /** What the screen shows after a scan: the server's answer, or the offline list's (`offline: true`). */
@@ -73,7 +76,40 @@ export const tickets = signal<Map<string, DoorTicket>>(new Map())
 export const listAsOf = signal<string | null>(null)
 /** The codes of this event's tickets given back, kept with the list: offline, the door says so (issue 22 item 12). */
 const released = signal<Set<string>>(new Set())
-const keptList = (list: DoorTicket[]) => ({ tickets: list, as_of: listAsOf.value, released: [...released.value] })
+const keptList = (list: DoorTicket[]) => ({
+  tickets: list,
+  as_of: listAsOf.value,
+  released: [...released.value],
+  days: eventDayList.value,
+  reentry: reentry.value,
+})
+/** The event's days as the list gave them (issue 25 item 3): each scan counts for one (contract/admission.ts). */
+export const eventDayList = signal<DoorDay[]>([])
+const spans = computed<EventDay[]>(() => eventDayList.value.map((d) => ({ day: d.day, start: Date.parse(d.starts_at), end: Date.parse(d.ends_at) })))
+/** The organiser allows re-entry: the door scans out and in. */
+export const reentry = signal(false)
+/** Which way the gate scans (re-entry only): set by the volunteer, so a double read can never check anyone out. */
+export const direction = signal<Direction>('IN')
+/** The event day a scan now counts for; moved on at each scan and list refresh (the door may stay open past midnight). */
+export const today = signal('')
+const moveToday = () => (today.value = dayOf(spans.value, Date.now()))
+
+/** A ticket's admissions: the list's, or (a single-day list) its one check-in. */
+export function admissionsOf(t: DoorTicket): Admission[] {
+  if (t.admissions) return t.admissions
+  return t.checked_in_at ? [{ day: dayOf(spans.value, Date.parse(t.checked_in_at)), checked_in_at: t.checked_in_at, gate: t.gate, inside: true }] : []
+}
+const todayOf = (t: DoorTicket) => admissionsOf(t).find((a) => a.day === today.value)
+
+/** The ticket with one day's admission set (or removed), and checked_in_at/gate mirroring its latest day as the server does. */
+function withDay(t: DoorTicket, day: string, admission: Admission | null): DoorTicket {
+  const list = admissionsOf(t)
+    .filter((a) => a.day !== day)
+    .concat(admission ? [admission] : [])
+    .sort((a, b) => (a.day < b.day ? -1 : 1))
+  const latest = list[list.length - 1]
+  return { ...t, admissions: list, checked_in_at: latest?.checked_in_at ?? null, gate: latest?.gate ?? null }
+}
 export const queue = signal<QueuedScan[]>([])
 export const answer = signal<ShownAnswer | null>(null)
 export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
@@ -84,9 +120,16 @@ export const conflicts = signal<ShownAnswer[]>([])
 /** The last check-in this device made, for undo. */
 export const lastCheckIn = signal<{ code: string; offline: boolean; scanId: string } | null>(null)
 
+/** Checked in today (a single-day event's one day: checked in at all). */
 export const totalCheckedIn = computed(() => {
   let n = 0
-  for (const t of tickets.value.values()) if (t.checked_in_at) n += 1
+  for (const t of tickets.value.values()) if (todayOf(t)) n += 1
+  return n
+})
+/** In now, with re-entry: admitted today and not scanned out since. */
+export const insideNow = computed(() => {
+  let n = 0
+  for (const t of tickets.value.values()) if (todayOf(t)?.inside) n += 1
   return n
 })
 export const ticketTotal = computed(() => tickets.value.size)
@@ -96,7 +139,7 @@ export const ticketTotal = computed(() => tickets.value.size)
  */
 export const gateCount = computed(() => {
   let n = 0
-  for (const t of tickets.value.values()) if (t.checked_in_at && t.gate === gate.value) n += 1
+  for (const t of tickets.value.values()) if (todayOf(t)?.gate === gate.value) n += 1
   return n
 })
 
@@ -113,11 +156,14 @@ function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-function setTicket(code: string, change: Partial<DoorTicket>) {
+/** Changes one day's admission of a ticket (today's unless said), on screen and in the kept list. */
+function setTicket(code: string, change: (t: DoorTicket) => DoorTicket) {
   const current = tickets.value.get(code)
   if (!current) return
+  const changed = change(current)
+  if (changed === current) return
   const next = new Map(tickets.value)
-  next.set(code, { ...current, ...change })
+  next.set(code, changed)
   tickets.value = next
   void idbSet(ticketsKey(), keptList([...next.values()]))
 }
@@ -127,7 +173,7 @@ function dropTicket(code: string) {
   const next = new Map(tickets.value)
   next.delete(code)
   tickets.value = next
-  void idbSet(ticketsKey(), { tickets: [...next.values()], as_of: listAsOf.value })
+  void idbSet(ticketsKey(), keptList([...next.values()]))
 }
 
 async function saveQueue(next: QueuedScan[]) {
@@ -183,12 +229,15 @@ export async function refreshList(): Promise<void> {
   try {
     const list = await doorApi.tickets(id)
     if (eventId.value !== id) return
-    // Scans still queued here stay checked in on this device until the server has them.
-    const queued = new Map(queue.value.map((s) => [s.ticket_code, s]))
-    const next = new Map<string, DoorTicket>()
-    for (const t of list.tickets) {
-      const mine = queued.get(t.ticket_code)
-      next.set(t.ticket_code, !t.checked_in_at && mine ? { ...t, checked_in_at: mine.scanned_at, gate: mine.gate } : t)
+    eventDayList.value = list.days ?? []
+    reentry.value = list.reentry ?? false
+    if (!reentry.value) direction.value = 'IN'
+    moveToday()
+    // Scans still queued here stay applied on this device until the server has them (in their order).
+    const next = new Map<string, DoorTicket>(list.tickets.map((t) => [t.ticket_code, t]))
+    for (const s of [...queue.value].sort((a, b) => Date.parse(a.scanned_at) - Date.parse(b.scanned_at))) {
+      const t = next.get(s.ticket_code)
+      if (t) next.set(s.ticket_code, applyScan(t, s).ticket)
     }
     tickets.value = next
     listAsOf.value = list.as_of
@@ -217,7 +266,11 @@ export async function openDoor(id: number, gateName: string) {
   answer.value = null
   lastCheckIn.value = null
   conflicts.value = []
-  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[] }>(ticketsKey())
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; days?: DoorDay[]; reentry?: boolean }>(ticketsKey())
+  eventDayList.value = stored?.days ?? []
+  reentry.value = stored?.reentry ?? false
+  direction.value = 'IN'
+  moveToday()
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
   released.value = new Set(stored?.released ?? [])
@@ -248,29 +301,89 @@ export function closeDoor() {
   answer.value = null
 }
 
-/** Checks the offline list: who, and whether already in. */
+/**
+ * A scan applied to a ticket as the server would (contract/admission.ts: the day of its time, once a day, out and
+ * in with re-entry): the ticket after it, and the answer.
+ */
+function applyScan(t: DoorTicket, s: QueuedScan): { ticket: DoorTicket; answer: DoorAnswer } {
+  const day = dayOf(spans.value, Date.parse(s.scanned_at))
+  const mine = admissionsOf(t).find((a) => a.day === day)
+  const attendee = { name: t.name, photo_url: t.photo_url, team: t.team }
+  const on = spans.value.length > 1 ? { day } : {}
+  switch (decide(mine, s.direction ?? 'IN', reentry.value)) {
+    case 'ADMIT':
+      return {
+        ticket: withDay(t, day, { day, checked_in_at: s.scanned_at, gate: s.gate, inside: true }),
+        answer: { error: false, result: 'CHECKED_IN', attendee, checked_in_at: s.scanned_at, ...on },
+      }
+    case 'REENTER':
+      return {
+        ticket: withDay(t, day, { ...mine!, inside: true }),
+        answer: { error: false, result: 'CHECKED_IN', attendee, checked_in_at: s.scanned_at, ...on, reentry: true },
+      }
+    case 'ALREADY_IN':
+      return {
+        ticket: t,
+        answer: {
+          error: true,
+          message: 'This ticket is already checked in.',
+          result: 'ALREADY_CHECKED_IN',
+          attendee,
+          checked_in_at: mine!.checked_in_at,
+          gate: mine!.gate,
+          ...on,
+        },
+      }
+    case 'OUT':
+      return {
+        ticket: withDay(t, day, { ...mine!, inside: false }),
+        answer: { error: false, result: 'CHECKED_OUT', attendee, checked_out_at: s.scanned_at, ...on },
+      }
+    default: {
+      const message = reentry.value
+        ? 'This ticket is not inside now: scan it with the gate set to In.'
+        : 'This event has no re-entry: tickets are not scanned out. Set the gate to In.'
+      return { ticket: t, answer: { error: true, message, result: 'NOT_INSIDE', attendee, ...on } }
+    }
+  }
+}
+
+/** Checks the offline list: who, and whether in today (or, with re-entry, inside now). */
 function offlineAnswer(code: string, scanId: string): ShownAnswer {
   const t = tickets.value.get(code)
   if (!t) {
     const message = released.value.has(code) ? 'This ticket was given back: its code no longer works.' : 'No ticket of this event has this code.'
     return { error: true, message, result: 'UNKNOWN_TICKET', offline: true, code }
   }
-  const attendee = { name: t.name, photo_url: t.photo_url, team: t.team }
-  if (t.checked_in_at)
-    return {
-      error: true,
-      message: 'This ticket is already checked in.',
-      result: 'ALREADY_CHECKED_IN',
-      attendee,
-      checked_in_at: t.checked_in_at,
-      gate: t.gate,
-      offline: true,
-      code,
-    }
-  const at = new Date().toISOString()
-  setTicket(code, { checked_in_at: at, gate: gate.value })
-  void saveQueue([...queue.value, { ticket_code: code, scan_id: scanId, gate: gate.value, scanned_at: at }])
-  return { error: false, result: 'CHECKED_IN', attendee, checked_in_at: at, offline: true, code }
+  const scanned: QueuedScan = { ticket_code: code, scan_id: scanId, gate: gate.value, scanned_at: new Date().toISOString(), direction: direction.value }
+  const { ticket, answer: shown } = applyScan(t, scanned)
+  // Only what changed something waits for the server: a refusal offline is the list's word alone.
+  if (ticket !== t) {
+    setTicket(code, () => ticket)
+    void saveQueue([...queue.value, scanned])
+  }
+  return { ...shown, offline: true, code }
+}
+
+/** The server's answer to a scan, applied to the list kept here: the day's admission as the server has it now. */
+function learn(code: string, r: DoorAnswer, scannedAt: string) {
+  const day = 'day' in r && r.day !== undefined ? r.day : dayOf(spans.value, Date.parse(scannedAt))
+  setTicket(code, (t) => {
+    const mine = admissionsOf(t).find((a) => a.day === day)
+    if (r.result === 'CHECKED_IN')
+      return withDay(
+        t,
+        day,
+        r.reentry && mine
+          ? { ...mine, inside: true }
+          : { day, checked_in_at: r.checked_in_at, gate: r.reentry ? (mine?.gate ?? null) : gate.value, inside: true },
+      )
+    if (r.result === 'ALREADY_CHECKED_IN') return withDay(t, day, { day, checked_in_at: r.checked_in_at, gate: r.gate, inside: mine?.inside ?? true })
+    if (r.result === 'CHECKED_OUT' && mine) return withDay(t, day, { ...mine, inside: false })
+    // A queued scan whose check-in was undone meanwhile (on another device): the ticket is not in that day.
+    if (r.result === 'NOT_CHECKED_IN') return withDay(t, day, null)
+    return t
+  })
 }
 
 /** One scan (camera, hardware scanner or typed): the server's answer online, the list's offline. */
@@ -279,12 +392,13 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
   const id = eventId.value
   if (!code || id === null) return null
   const scanId = uuid()
+  moveToday()
   let shown: ShownAnswer
   if (online.value) {
     try {
-      shown = { ...(await doorApi.checkIn({ event_id: id, ticket_code: code, scan_id: scanId, gate: gate.value })), code }
-      if (shown.result === 'CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: gate.value })
-      if (shown.result === 'ALREADY_CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: shown.gate })
+      const body = { event_id: id, ticket_code: code, scan_id: scanId, gate: gate.value }
+      shown = { ...(await (direction.value === 'OUT' ? doorApi.checkOut(body) : doorApi.checkIn(body))), code }
+      learn(code, shown, new Date().toISOString())
     } catch (error) {
       if (!(error instanceof ApiError) || !PASSING.includes(error.status)) {
         doorError.value = error instanceof Error ? error.message : String(error)
@@ -296,7 +410,7 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
       shown = offlineAnswer(code, scanId)
     }
   } else shown = offlineAnswer(code, scanId)
-  if (shown.result === 'CHECKED_IN') lastCheckIn.value = { code, offline: !!shown.offline, scanId }
+  if (shown.result === 'CHECKED_IN' && !shown.reentry) lastCheckIn.value = { code, offline: !!shown.offline, scanId }
   doorNotice.value = null
   answer.value = shown
   return shown
@@ -318,7 +432,7 @@ export async function undoLast(): Promise<boolean> {
       return false
     }
   }
-  setTicket(last.code, { checked_in_at: null, gate: null })
+  setTicket(last.code, (t) => withDay(t, today.value, null))
   lastCheckIn.value = null
   answer.value = null
   doorNotice.value = 'Check-in undone'
@@ -345,12 +459,8 @@ export function syncNow(): Promise<void> {
       const settled: ShownAnswer[] = []
       results.forEach((r, i) => {
         const code = chunk[i].ticket_code
-        if (r.result === 'ALREADY_CHECKED_IN') {
-          setTicket(code, { checked_in_at: r.checked_in_at, gate: r.gate })
-          settled.push({ ...r, code })
-        }
-        // A queued scan whose check-in was undone meanwhile (on another device): the ticket is not in.
-        if (r.result === 'NOT_CHECKED_IN') setTicket(code, { checked_in_at: null, gate: null })
+        learn(code, r, chunk[i].scanned_at)
+        if (r.result === 'ALREADY_CHECKED_IN' && (chunk[i].direction ?? 'IN') === 'IN') settled.push({ ...r, code })
         // A code that stopped working when its ticket went to a friend (issue 25): let in on an old list; the
         // volunteer hears of it, and this phone's list drops the code so it is not let in again.
         if (r.result === 'TRANSFERRED') {

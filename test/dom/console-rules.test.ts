@@ -115,6 +115,7 @@ describe('event editor rules match the contract', () => {
     )
     expect(plain('min_ppt must not be more than ma_ppt')).toBe('Smallest team must not be more than largest team')
     expect(plain('organizer_id is a required field')).toBe('Council is required')
+    expect(plain('reentry must be true or false')).toBe('Re-entry must be true or false')
     expect(plain("questions: 'Stack' needs at least two options")).toBe("Question 'Stack' needs at least two options")
     expect(plain('questions: label is a required field')).toBe("A question's text is required")
     expect(plain('You do not organise this council.')).toBe('You do not organise this council.')

@@ -9,6 +9,7 @@ import {
   answer,
   closeDoor,
   conflicts,
+  direction,
   dismissAnswer,
   doorError,
   doorEvents,
@@ -32,6 +33,7 @@ import {
   type ShownAnswer,
 } from '../../stores/door.ts'
 import { formatIST } from '../../lib/dates.ts'
+import { DayCounts, GateDirection } from './admission.tsx'
 import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
 import s from './style.module.css'
 
@@ -59,8 +61,18 @@ function signal(yes: boolean) {
   navigator.vibrate?.(yes ? 80 : [200, 100, 200])
 }
 
+/** The verdict's word for each answer (a code of no ticket: NOT VALID). */
+const VERDICTS: Partial<Record<ShownAnswer['result'], string>> = {
+  CHECKED_IN: 'CHECKED IN',
+  CHECKED_OUT: 'CHECKED OUT',
+  ALREADY_CHECKED_IN: 'ALREADY IN',
+  NOT_CHECKED_IN: 'NOT IN',
+  NOT_INSIDE: 'NOT INSIDE',
+}
+
 function Answer({ shown }: { shown: ShownAnswer }) {
-  const yes = shown.result === 'CHECKED_IN'
+  // A scan out that went through is a yes too (issue 25 item 3): green, and the gate is ready for the next.
+  const yes = shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT'
   const attendee = 'attendee' in shown ? shown.attendee : null
   // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
   const next = useRef<HTMLButtonElement>(null)
@@ -68,23 +80,24 @@ function Answer({ shown }: { shown: ShownAnswer }) {
   useEffect(() => next.current?.focus(), [])
   return (
     <div class={`${s.answer} ${yes ? s.yes : s.no}`} role="alert" aria-live="assertive" data-result={shown.result}>
-      <p class={s.verdict}>
-        {yes ? 'CHECKED IN' : shown.result === 'ALREADY_CHECKED_IN' ? 'ALREADY IN' : shown.result === 'NOT_CHECKED_IN' ? 'NOT IN' : 'NOT VALID'}
-      </p>
+      <p class={s.verdict}>{VERDICTS[shown.result] ?? 'NOT VALID'}</p>
       {attendee?.photo_url && <img class={s.photo} src={attendee.photo_url} alt="" width={160} height={160} />}
       {attendee && <p class={s.who}>{attendee.name}</p>}
       {attendee?.team && <p class={s.team}>Team {attendee.team.name}</p>}
       {shown.result === 'ALREADY_CHECKED_IN' && (
         <p class={s.reason}>
-          Checked in at {time(shown.checked_in_at)}
+          Checked in {'day' in shown && shown.day ? 'today ' : ''}at {time(shown.checked_in_at)}
           {shown.gate ? ` at ${shown.gate}` : ''}
         </p>
       )}
-      {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN' || shown.result === 'TRANSFERRED') && <p class={s.reason}>{shown.message}</p>}
+      {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN' || shown.result === 'TRANSFERRED' || shown.result === 'NOT_INSIDE') && (
+        <p class={s.reason}>{shown.message}</p>
+      )}
+      {shown.result === 'CHECKED_IN' && shown.reentry && <p class={s.reason}>Back in (re-entry)</p>}
       {!yes && <p class={s.small}>Code read: {shown.code}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
-        {yes && lastCheckIn.value?.code === shown.code && (
+        {shown.result === 'CHECKED_IN' && lastCheckIn.value?.code === shown.code && (
           <button type="button" class={s.undo} onClick={() => setUndoing(true)}>
             Undo check-in
           </button>
@@ -161,7 +174,7 @@ function Scanning() {
     busy.current = true
     try {
       const shown = await scan(raw)
-      if (shown) signal(shown.result === 'CHECKED_IN')
+      if (shown) signal(shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT')
     } finally {
       busy.current = false
     }
@@ -220,6 +233,8 @@ function Scanning() {
           <dd data-testid="ticket-total">{ticketTotal.value}</dd>
         </div>
       </dl>
+      <DayCounts />
+      <GateDirection />
       {!online.value && (
         <p class={s.offline} role="status">
           offline: {queue.value.length} {queue.value.length === 1 ? 'scan' : 'scans'} waiting
@@ -280,7 +295,7 @@ function Scanning() {
           <input ref={input} value={code} inputMode="numeric" autoComplete="off" onInput={(e) => setCode(e.currentTarget.value)} name="ticket_code" />
         </label>
         <button type="submit" class={s.primary}>
-          Check in
+          {direction.value === 'OUT' ? 'Check out' : 'Check in'}
         </button>
       </form>
       {listAsOf.value && <p class={s.small}>List from {listTime(listAsOf.value)}, kept on this phone for offline checks.</p>}

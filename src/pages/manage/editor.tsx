@@ -88,7 +88,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
     field(k, label, <textarea value={form[k]} onInput={(e) => set(k, e.currentTarget.value)} />)
   const num = (k: 'fee' | 'min_ppt' | 'ma_ppt' | 'ticket_count', label: string) =>
     field(k, label, <input type="number" inputMode="numeric" min={0} value={form[k]} onInput={(e) => set(k, e.currentTarget.value)} />)
-  const check = (k: 'start_in_event_activity' | 'is_ticket_feature_enabled', label: string) => (
+  const check = (k: 'start_in_event_activity' | 'is_ticket_feature_enabled' | 'reentry', label: string) => (
     <label class="m-check">
       <input type="checkbox" checked={form[k]} onChange={(e) => set(k, e.currentTarget.checked)} /> {label}
     </label>
@@ -281,6 +281,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {check('is_ticket_feature_enabled', 'Tickets (RSVP) for this event')}
           {num('ticket_count', 'Number of tickets')}
           <FairField id={id} form={form} set={set} field={field} />
+          {check('reentry', 'Re-entry: the door scans people out and back in (without it, each ticket gets in once a day)')}
           {check('start_in_event_activity', 'Show the activity link while ongoing')}
           {text('in_event_activity', 'Activity link')}
         </fieldset>

@@ -42,6 +42,8 @@ export interface EventForm {
   questions: QuestionInput[]
   /** Activity points (issue 26): null gives none. */
   activity_points: PointsForm | null
+  /** Re-entry (issue 25 item 3): the door scans out and in. */
+  reentry: boolean
 }
 
 export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
@@ -71,6 +73,7 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, toLocalInput(schedule[s.key])])) as EventForm['schedule'],
     questions: event?.questions.map((q) => ({ ...q, options: [...q.options] })) ?? [],
     activity_points: toPointsForm(event?.activity_points),
+    reentry: event?.reentry ?? false,
   }
 }
 
@@ -121,6 +124,7 @@ export function toInput(form: EventForm, id?: number, stored?: EventForm): Event
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])) as Schedule,
     questions: form.questions,
     ...(points ? { activity_points: toPointsInput(form.activity_points) } : {}),
+    reentry: form.reentry,
   }
 }
 
@@ -228,6 +232,7 @@ const WORDS: Record<string, string> = {
   external_registration_link: 'external registration link',
   in_event_activity: 'activity link',
   ticket_count: 'number of tickets',
+  reentry: 're-entry',
   questions: 'questions',
   'questions: label': "a question's text",
   'questions: option': 'an option',
