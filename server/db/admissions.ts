@@ -2,7 +2,7 @@
 // themselves are contract/admission.ts (dayOf, decide), shared with the door's offline check; server/db/door.ts
 // calls these under the participant's row lock, so one ticket's admissions change in one transaction at a time.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { type EventDay, eventDays } from '../../contract/admission.ts'
+import { type EventDay, dayLabel, eventDays } from '../../contract/admission.ts'
 import type { DoorDay } from '../../contract/types.ts'
 import type { Db } from './index.ts'
 import { admissions, events } from './schema.ts'
@@ -115,12 +115,14 @@ export async function dayCounts(db: Db, eventIds: number[]): Promise<Map<number,
   const key = (eventId: number, day: string) => `${eventId} ${day}`
   const byDay = new Map(counted.map((c) => [key(c.eventId, c.day), c]))
   for (const e of evs) {
+    const days = eventDays(e.dates, e.endsAt?.toISOString() ?? null, e.dateEnds)
     out.set(
       e.id,
-      eventDays(e.dates, e.endsAt?.toISOString() ?? null, e.dateEnds).map((d) => {
+      days.map((d) => {
         const c = byDay.get(key(e.id, d.day))
         return {
           day: d.day,
+          label: dayLabel(days, d.day),
           starts_at: new Date(d.start).toISOString(),
           ends_at: new Date(d.end).toISOString(),
           checked_in: Number(c?.checkedIn ?? 0),

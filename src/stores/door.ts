@@ -308,43 +308,24 @@ export function closeDoor() {
 function applyScan(t: DoorTicket, s: QueuedScan): { ticket: DoorTicket; answer: DoorAnswer } {
   const day = dayOf(spans.value, Date.parse(s.scanned_at))
   const mine = admissionsOf(t).find((a) => a.day === day)
-  const attendee = { name: t.name, photo_url: t.photo_url, team: t.team }
-  const on = spans.value.length > 1 ? { day } : {}
-  switch (decide(mine, s.direction ?? 'IN', reentry.value)) {
-    case 'ADMIT':
-      return {
-        ticket: withDay(t, day, { day, checked_in_at: s.scanned_at, gate: s.gate, inside: true }),
-        answer: { error: false, result: 'CHECKED_IN', attendee, checked_in_at: s.scanned_at, ...on },
-      }
-    case 'REENTER':
-      return {
-        ticket: withDay(t, day, { ...mine!, inside: true }),
-        answer: { error: false, result: 'CHECKED_IN', attendee, checked_in_at: s.scanned_at, ...on, reentry: true },
-      }
-    case 'ALREADY_IN':
-      return {
-        ticket: t,
-        answer: {
-          error: true,
-          message: 'This ticket is already checked in.',
-          result: 'ALREADY_CHECKED_IN',
-          attendee,
-          checked_in_at: mine!.checked_in_at,
-          gate: mine!.gate,
-          ...on,
-        },
-      }
-    case 'OUT':
-      return {
-        ticket: withDay(t, day, { ...mine!, inside: false }),
-        answer: { error: false, result: 'CHECKED_OUT', attendee, checked_out_at: s.scanned_at, ...on },
-      }
-    default: {
-      const message = reentry.value
-        ? 'This ticket is not inside now: scan it with the gate set to In.'
-        : 'This event has no re-entry: tickets are not scanned out. Set the gate to In.'
-      return { ticket: t, answer: { error: true, message, result: 'NOT_INSIDE', attendee, ...on } }
-    }
+  const d = decide(mine, s.direction ?? 'IN', reentry.value)
+  const next =
+    d === 'ADMIT' ? { day, checked_in_at: s.scanned_at, gate: s.gate, inside: true } : d === 'REENTER' || d === 'OUT' ? { ...mine!, inside: d !== 'OUT' } : null
+  const answer =
+    d === 'ADMIT' || d === 'REENTER'
+      ? { error: false, result: 'CHECKED_IN', checked_in_at: s.scanned_at, ...(d === 'REENTER' ? { reentry: true } : {}) }
+      : d === 'OUT'
+        ? { error: false, result: 'CHECKED_OUT', checked_out_at: s.scanned_at }
+        : d === 'ALREADY_IN'
+          ? { error: true, message: 'This ticket is already checked in.', result: 'ALREADY_CHECKED_IN', checked_in_at: mine!.checked_in_at, gate: mine!.gate }
+          : {
+              error: true,
+              message: reentry.value ? 'Not inside now: set the gate to In.' : 'No re-entry at this event: set the gate to In.',
+              result: 'NOT_INSIDE',
+            }
+  return {
+    ticket: next ? withDay(t, day, next) : t,
+    answer: { ...answer, attendee: { name: t.name, photo_url: t.photo_url, team: t.team }, ...(spans.value.length > 1 ? { day } : {}) } as DoorAnswer,
   }
 }
 
@@ -370,19 +351,18 @@ function learn(code: string, r: DoorAnswer, scannedAt: string) {
   const day = 'day' in r && r.day !== undefined ? r.day : dayOf(spans.value, Date.parse(scannedAt))
   setTicket(code, (t) => {
     const mine = admissionsOf(t).find((a) => a.day === day)
-    if (r.result === 'CHECKED_IN')
-      return withDay(
-        t,
-        day,
-        r.reentry && mine
+    const next =
+      r.result === 'CHECKED_IN'
+        ? mine && r.reentry
           ? { ...mine, inside: true }
-          : { day, checked_in_at: r.checked_in_at, gate: r.reentry ? (mine?.gate ?? null) : gate.value, inside: true },
-      )
-    if (r.result === 'ALREADY_CHECKED_IN') return withDay(t, day, { day, checked_in_at: r.checked_in_at, gate: r.gate, inside: mine?.inside ?? true })
-    if (r.result === 'CHECKED_OUT' && mine) return withDay(t, day, { ...mine, inside: false })
-    // A queued scan whose check-in was undone meanwhile (on another device): the ticket is not in that day.
-    if (r.result === 'NOT_CHECKED_IN') return withDay(t, day, null)
-    return t
+          : { day, checked_in_at: r.checked_in_at, gate: gate.value, inside: true }
+        : r.result === 'ALREADY_CHECKED_IN'
+          ? { day, checked_in_at: r.checked_in_at, gate: r.gate, inside: mine?.inside ?? true }
+          : r.result === 'CHECKED_OUT' && mine
+            ? { ...mine, inside: false }
+            : null
+    // NOT_CHECKED_IN: a queued scan whose check-in was undone meanwhile (on another device): not in that day.
+    return next || r.result === 'NOT_CHECKED_IN' ? withDay(t, day, next) : t
   })
 }
 

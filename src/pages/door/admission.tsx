@@ -1,27 +1,27 @@
 // The door's per-day and re-entry parts (issue 25 item 3): today's count on a multi-day event ("Day 2 · 28 Nov: 140
 // of 400 in"), who is inside now, and the gate's In/Out switch on an event with re-entry. A scan out is never made by
 // the scan itself: the volunteer sets the gate to Out, so a double read at the entrance cannot check anyone out.
-import { dayLabel } from '../../../contract/admission.ts'
-import { direction, eventDayList, insideNow, reentry, ticketTotal, today, totalCheckedIn } from '../../stores/door.ts'
+// Loaded in a chunk of its own (see the door page); it is given the store's signals, so it shares no code with it.
+import type { Signal } from '@preact/signals'
+import type { Direction } from '../../../contract/admission.ts'
 import s from './admission.module.css'
 
-export function DayCounts() {
-  const label = dayLabel(eventDayList.value, today.value)
-  if (!label && !reentry.value) return null
+export function DayCounts(p: { label: string; checkedIn: number; total: number; reentry: boolean; inside: number }) {
+  if (!p.label && !p.reentry) return null
   return (
     <p class={s.days} aria-live="polite">
-      {label && (
+      {p.label && (
         <span data-testid="day-count">
-          {label}: {totalCheckedIn.value} of {ticketTotal.value} in
+          {p.label}: {p.checkedIn} of {p.total} in
         </span>
       )}
-      {reentry.value && <span data-testid="inside-count">Inside now: {insideNow.value}</span>}
+      {p.reentry && <span data-testid="inside-count">Inside now: {p.inside}</span>}
     </p>
   )
 }
 
-export function GateDirection() {
-  if (!reentry.value) return null
+export function GateDirection({ reentry, direction }: { reentry: boolean; direction: Signal<Direction> }) {
+  if (!reentry) return null
   const out = direction.value === 'OUT'
   return (
     <fieldset class={`${s.direction} ${out ? s.out : ''}`}>

@@ -1,5 +1,4 @@
 // An event's live counts (issue 11), on My events and on the event's own screen.
-import { dayLabel } from '../../../contract/admission.ts'
 import type { OrgEvent } from '../../../contract/types.ts'
 
 export function Counts({ event }: { event: OrgEvent }) {
@@ -25,7 +24,7 @@ export function Counts({ event }: { event: OrgEvent }) {
       {/* Who came on each day of a multi-day event (issue 25 item 3), and who is inside now with re-entry. */}
       {c.days?.map((d) => (
         <div key={d.day}>
-          <dt>{dayLabel(c.days!, d.day)}</dt>
+          <dt>{d.label}</dt>
           <dd>
             {d.checked_in} in{event.reentry ? `, ${d.inside} inside` : ''}
           </dd>
