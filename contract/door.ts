@@ -131,14 +131,11 @@ export const DIRECTIONS = ['IN', 'OUT'] as const
 export const direction = z.enum(DIRECTIONS, { error: `direction must be one of ${DIRECTIONS.join(', ')}` })
 
 /** An event day as the door sees it (issue 25 item 3): the IST day, its span (for dayOf offline), and the count. */
-export const doorDay = doc(
-  z.object({ day: z.string(), label: z.string(), starts_at: z.string(), ends_at: z.string(), checked_in: z.int(), inside: z.int() }),
-  {
-    id: 'DoorDay',
-    description:
-      '`label`: "Day 2 · 28 Nov" (empty for a single-day event); `checked_in`: tickets admitted that day; `inside`: of those, in now (re-entry events; else the same).',
-  },
-)
+export const doorDay = doc(z.object({ day: z.string(), label: z.string(), starts_at: z.string(), ends_at: z.string(), checked_in: z.int(), inside: z.int() }), {
+  id: 'DoorDay',
+  description:
+    '`label`: "Day 2 · 28 Nov" (empty for a single-day event); `checked_in`: tickets admitted that day; `inside`: of those, in now (re-entry events; else the same).',
+})
 
 /** A ticket's admission on one day, as the door list carries it (contract/admission.ts Admission). */
 export const doorAdmission = z.object({ day: z.string(), checked_in_at: z.string(), gate: z.nullable(z.string()), inside: z.boolean() })
