@@ -91,17 +91,10 @@ const eventCond = (column: SQL, scope: Scope): SQL => (scope.eventId !== undefin
  * each branch of the union is one kind of verified fact.
  */
 export function entriesQuery(scope: Scope): SQL {
-  const eventDays = sql`(SELECT (x.v::timestamptz AT TIME ZONE ${TIME_ZONE_SQL})::date FROM jsonb_array_elements_text(ev.dates) AS x(v))`
-  const lastUndo = sql`(SELECT max(a.at) FROM audit_log a WHERE a.event_id = p.event_id AND a.action = 'door.undo' AND a.before->>'user_id' = p.user_id::text)`
-  const days = sql`GREATEST(1, (
-    SELECT count(DISTINCT d.day)::int FROM (
-      SELECT (p.checked_in_at AT TIME ZONE ${TIME_ZONE_SQL})::date AS day
-      UNION
-      SELECT (s.scanned_at AT TIME ZONE ${TIME_ZONE_SQL})::date FROM door_scans s
-       WHERE s.event_id = p.event_id AND s.ticket_code = p.ticket_code
-         AND s.answer->>'result' IN ('CHECKED_IN', 'ALREADY_CHECKED_IN')
-         AND s.scanned_at > coalesce(${lastUndo}, '-infinity'::timestamptz)
-    ) d WHERE d.day IN ${eventDays}))`
+  // The event days the door admitted the ticket on (issue 25 item 3: one admission per IST day of a date, so an
+  // undo takes back that day's alone), at least one for a ticket checked in.
+  const eventDays = sql`(SELECT to_char(x.v::timestamptz AT TIME ZONE ${TIME_ZONE_SQL}, 'YYYY-MM-DD') FROM jsonb_array_elements_text(ev.dates) AS x(v))`
+  const days = sql`GREATEST(1, (SELECT count(*)::int FROM admissions a WHERE a.participant_id = p.id AND a.day IN ${eventDays}))`
   const started = sql`ev.state IN ('ONGOING', 'COMPLETED')`
   const firstDate = sql`(ev.dates->>0)::timestamptz`
   const ended = sql`coalesce(ev.ends_at, (ev.dates->>-1)::timestamptz + interval '1 day', 'infinity'::timestamptz)`

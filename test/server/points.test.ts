@@ -130,14 +130,14 @@ describe.each(DB_KINDS)('activity points on %s', (kind) => {
     expect(await totalOf(holder.auth)).toBe(0)
   })
 
-  it('a per-day event counts each event day the door scanned the ticket; an undo takes every day with it', async () => {
+  it('a per-day event counts each event day the door admitted the ticket on; an undo takes back today’s (issue 25 item 3)', async () => {
     const w = await pointsWorld({ per_day: true, points: 6 })
     await t.database.db
       .update(schema.events)
       .set({ dates: ['2026-11-20T10:00:00+05:30', '2026-11-21T10:00:00+05:30', '2026-11-22T10:00:00+05:30'] })
       .where(eq(schema.events.id, w.eventId))
     const holder = w.people[0]
-    // Offline scans on the first two days: the first checks in, the second is a re-entry the door answered ALREADY_CHECKED_IN.
+    // Offline scans on the first two days: each day's first is its admission, the second on day 2 is ALREADY_CHECKED_IN.
     const sync = await doorPost(
       t,
       'sync',
@@ -152,22 +152,24 @@ describe.each(DB_KINDS)('activity points on %s', (kind) => {
       w.users.door.auth,
     )
     expect(sync.status).toBe(200)
+    expect(sync.body.results.map((r: { result: string }) => r.result)).toEqual(['CHECKED_IN', 'CHECKED_IN', 'ALREADY_CHECKED_IN'])
     let r = await record(holder.auth)
     expect(r.entries).toMatchObject([{ kind: 'ATTENDED', days: 2, points: 12 }])
-    // A scan on a day that is not one of the event's counts nothing more.
+    // A scan after the last day counts for the last day (contract/admission.ts dayOf): a third day.
     await doorPost(
       t,
       'sync',
       { event_id: w.eventId, scans: [{ ticket_code: w.codes[0], scan_id: randomUUID(), gate: 'A', scanned_at: '2026-11-25T10:00:00+05:30' }] },
       w.users.door.auth,
     )
-    expect((await record(holder.auth)).total).toBe(12)
+    expect((await record(holder.auth)).total).toBe(18)
+    // Today (after the event's dates) is the last day too: the undo takes that day back, not the two before.
     expect((await undo(w, w.codes[0])).status).toBe(200)
-    expect(await totalOf(holder.auth)).toBe(0)
-    // Checked in again after the undo: the scans before it no longer count; the new check-in is one day.
+    expect(await totalOf(holder.auth)).toBe(12)
+    // Checked in again: the last day is back.
     expect((await checkIn(w, w.codes[0])).status).toBe(200)
     r = await record(holder.auth)
-    expect(r.entries).toMatchObject([{ kind: 'ATTENDED', days: 1, points: 6 }])
+    expect(r.entries).toMatchObject([{ kind: 'ATTENDED', days: 3, points: 18 }])
   })
 
   it('winners: marked only once the event is completed, only participants, audited; unmarking takes the points away', async () => {
