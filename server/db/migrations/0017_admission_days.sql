@@ -21,16 +21,15 @@ CREATE TABLE "admissions" (
 ALTER TABLE "admissions" ADD CONSTRAINT "admissions_participant_id_participants_id_fk" FOREIGN KEY ("participant_id") REFERENCES "public"."participants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "admissions" ADD CONSTRAINT "admissions_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "admissions_event_day" ON "admissions" USING btree ("event_id","day");--> statement-breakpoint
--- The check-ins made before: one admission each, on the IST day of the check-in when the event has a date that
--- day, else on the event's first date's day (a single-day event's one day; '' for an event with no dates).
+-- The check-ins made before: one admission each, on the event day contract/admission.ts dayOf gives the check-in
+-- time: its IST day when the event has a date that day, else the next event day, else the last ('' with no dates).
 INSERT INTO "admissions" ("participant_id", "event_id", "day", "checked_in_at", "gate", "offline", "inside", "moved_at")
 SELECT p."id", p."event_id",
-  CASE WHEN EXISTS (
-      SELECT 1 FROM jsonb_array_elements_text(e."dates") AS d(at)
-      WHERE to_char(d.at::timestamptz AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') = to_char(p."checked_in_at" AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD'))
-    THEN to_char(p."checked_in_at" AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD')
-    ELSE coalesce(to_char((e."dates"->>0)::timestamptz AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD'), '')
-  END,
+  coalesce(
+    (SELECT min(d.day) FROM (SELECT to_char(x.at::timestamptz AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS day FROM jsonb_array_elements_text(e."dates") AS x(at)) d
+      WHERE d.day >= to_char(p."checked_in_at" AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD')),
+    (SELECT max(d.day) FROM (SELECT to_char(x.at::timestamptz AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS day FROM jsonb_array_elements_text(e."dates") AS x(at)) d),
+    ''),
   p."checked_in_at", p."checked_in_gate", false, true, p."checked_in_at"
 FROM "participants" p JOIN "events" e ON e."id" = p."event_id"
 WHERE p."checked_in_at" IS NOT NULL;
