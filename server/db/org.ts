@@ -46,7 +46,7 @@ export interface EventInputValue {
   ticket_count?: number
   schedule?: Partial<Record<ScheduleKey, string | null>>
   fair_start?: { window_seconds: number } | null
-  questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
+  questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean; show_at_door?: boolean }[]
   activity_points?: ActivityPointsInputValue | null
   transfer_closes_minutes?: number | null
 }
@@ -332,6 +332,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
                 kind: q.kind,
                 options: q.kind === 'CHOICE' ? (q.options ?? []).map((o) => o.trim()) : [],
                 required: q.required ?? false,
+                show_at_door: q.show_at_door ?? false,
               }
             })
           }
