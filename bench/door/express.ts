@@ -199,7 +199,7 @@ async function runLane(
     const loadBefore = load()
     await page.getByRole('button', { name: 'Scan with camera' }).click()
     // When each step first came into view, in the lane's first lap (a lap ends when the numbers go back).
-    await page.evaluate((src) => {
+    await page.evaluate(([src, lastStep]) => {
       const w = window as unknown as { __firsts: Record<number, number>; __lapDone: boolean }
       const readMarker = (0, eval)(src) as (v: HTMLVideoElement) => number
       w.__firsts = {}
@@ -208,13 +208,15 @@ async function runLane(
       let highest = 0
       const onFrame = (now: number, meta: { presentationTime?: number }) => {
         const step = readMarker(video)
+        // A frame before the camera's first (black: every bit set) is no step of the lane.
+        if (step > lastStep) return void video.requestVideoFrameCallback(onFrame)
         if (step > 0 && step < highest) w.__lapDone = true
         if (!w.__lapDone && step > 0 && w.__firsts[step] === undefined) w.__firsts[step] = Math.min(now, meta.presentationTime ?? now)
         highest = Math.max(highest, step)
         if (!w.__lapDone) video.requestVideoFrameCallback(onFrame)
       }
       video.requestVideoFrameCallback(onFrame)
-    }, readMarkerSource)
+    }, [readMarkerSource, steps.length] as const)
     const lapMs = LEAD_MS + tickets.length * STEP_MS
     await page.waitForFunction(() => (window as unknown as { __lapDone: boolean }).__lapDone, undefined, { timeout: lapMs * 3 + 30_000, polling: 500 })
     // The last person's verdict may come just after the lap ends.
@@ -227,6 +229,7 @@ async function runLane(
       }
       return { firsts: w.__firsts, verdicts: w.__verdicts, reads: w.__reads }
     })
+    if (process.env.EXPRESS_DEBUG) console.log(JSON.stringify({ firsts: seen.firsts, verdicts: seen.verdicts, reads: seen.reads.filter((r) => r.text).length }))
     const loadAfter = load()
     await context.close()
 
