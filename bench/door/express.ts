@@ -28,7 +28,7 @@ import postgres from 'postgres'
 import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../test/e2e/support/chromium.ts'
-import { barcodeFor, type LaneStep, type LaneTicket, readMarkerSource, writeLaneVideo } from '../../test/e2e/support/door-lane.ts'
+import { barcodeFor, type LaneStep, type LaneTicket, readMarkerSource, ticketCodeOf, writeLaneVideo } from '../../test/e2e/support/door-lane.ts'
 import { DOOR_VIEW, launchWithFakeCamera } from '../../test/e2e/support/fake-camera.ts'
 import { PROFILES } from '../../test/e2e/support/network.ts'
 import { type Child, databases, spawnServer, uptime } from '../support.ts'
@@ -183,6 +183,7 @@ async function runLane(
       localStorage.setItem('refreshToken', t.refreshToken)
     }, tokens)
     await context.addInitScript(OBSERVE)
+    await context.addInitScript(`window.__readMarker = ${readMarkerSource}`)
     const page = await context.newPage()
     await page.goto(`${url}/door`)
     await page.getByLabel('Gate name').fill(`Lane ${lane}`)
@@ -199,9 +200,9 @@ async function runLane(
     const loadBefore = load()
     await page.getByRole('button', { name: 'Scan with camera' }).click()
     // When each step first came into view, in the lane's first lap (a lap ends when the numbers go back).
-    await page.evaluate(([src, lastStep]) => {
+    await page.evaluate((lastStep) => {
       const w = window as unknown as { __firsts: Record<number, number>; __lapDone: boolean }
-      const readMarker = (0, eval)(src) as (v: HTMLVideoElement) => number
+      const readMarker = (window as unknown as { __readMarker: (v: HTMLVideoElement) => number }).__readMarker
       w.__firsts = {}
       w.__lapDone = false
       const video = document.querySelector('video')!
@@ -216,7 +217,7 @@ async function runLane(
         if (!w.__lapDone) video.requestVideoFrameCallback(onFrame)
       }
       video.requestVideoFrameCallback(onFrame)
-    }, [readMarkerSource, steps.length] as const)
+    }, steps.length)
     const lapMs = LEAD_MS + tickets.length * STEP_MS
     await page.waitForFunction(() => (window as unknown as { __lapDone: boolean }).__lapDone, undefined, { timeout: lapMs * 3 + 30_000, polling: 500 })
     // The last person's verdict may come just after the lap ends.
@@ -241,7 +242,7 @@ async function runLane(
     for (const [step, person] of personOfStep) {
       const first = seen.firsts[step]
       const code = steps[step - 1].barcode!
-      const v = first === undefined ? undefined : seen.verdicts.find((x) => x.code === tickets[person].ticket_code && x.t >= first)
+      const v = first === undefined ? undefined : seen.verdicts.find((x) => ticketCodeOf(x.code) === tickets[person].ticket_code && x.t >= first)
       if (first === undefined || !v) {
         missed++
         continue

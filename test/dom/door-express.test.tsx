@@ -196,6 +196,15 @@ describe('express mode', () => {
     expect(api.checkIns()).toEqual([CODES.asha, CODES.asha])
   })
 
+  it('a rotating code’s text (code-timecode, issue 25 item 1): one ticket held across a step’s edge is one read', async () => {
+    const { root, api } = await openDoor({ express: true })
+    await read(`${CODES.kabir}-123456`)
+    await shown(root, 'CHECKED_IN', `${CODES.kabir}-123456`)
+    await read(`${CODES.kabir}-654321`)
+    await read(CODES.kabir)
+    expect(api.checkIns()).toEqual([`${CODES.kabir}-123456`])
+  })
+
   it('a hardware scanner (the code typed into the field, then Enter) checks in with no tap too', async () => {
     const { root, api } = await openDoor({ express: true })
     const field = root.querySelector<HTMLInputElement>('input[name=ticket_code]')!

@@ -32,15 +32,22 @@ export function setExpress(on: boolean) {
 }
 
 /**
- * A guard against the same ticket twice in a row: answers whether a read should be sent. Each read of a code
+ * The ticket a read stands for: the text read less a rotating time code ('<code>-<6 digits>', issue 25 item 1),
+ * so a ticket held up across a 30 s step's edge is still the same ticket.
+ */
+export const ticketOf = (text: string) => text.trim().replace(/^(.+)-\d{6}$/, '$1')
+
+/**
+ * A guard against the same ticket twice in a row: answers whether a read should be sent. Each read of a ticket
  * (sent or not) restarts its window, so a ticket held up stays one check-in however long it is held.
  */
 export function repeatGuard(repeatMs = REPEAT_MS, now: () => number = () => Date.now()) {
   let last = ''
   let seen = Number.NEGATIVE_INFINITY
   return {
-    fresh(code: string): boolean {
+    fresh(text: string): boolean {
       const t = now()
+      const code = ticketOf(text)
       const repeated = code === last && t - seen < repeatMs
       last = code
       seen = t

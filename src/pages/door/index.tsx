@@ -63,6 +63,9 @@ function signal(yes: boolean) {
   navigator.vibrate?.(yes ? 80 : [200, 100, 200])
 }
 
+/** Whether an answer is a yes: green, the short beep, and in express mode the shorter time on screen. */
+const good = (shown: ShownAnswer) => shown.result === 'CHECKED_IN'
+
 /** Undo of this device's last check-in, asked first. */
 function UndoLast({ name, class: cls, label, onOpen }: { name: string | undefined; class: string; label: string; onOpen?: (open: boolean) => void }) {
   const [undoing, setUndoing] = useState(false)
@@ -92,7 +95,7 @@ function UndoLast({ name, class: cls, label, onOpen }: { name: string | undefine
  * code field behind it) and `onHold` keeps it up while the undo is being confirmed.
  */
 function Answer({ shown, quick, onHold }: { shown: ShownAnswer; quick: boolean; onHold: (held: boolean) => void }) {
-  const yes = shown.result === 'CHECKED_IN'
+  const yes = good(shown)
   const attendee = 'attendee' in shown ? shown.attendee : null
   // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
   const next = useRef<HTMLButtonElement>(null)
@@ -215,7 +218,7 @@ function Scanning() {
     busy.current = true
     try {
       const shown = await scan(raw)
-      if (shown) signal(shown.result === 'CHECKED_IN')
+      if (shown) signal(good(shown))
     } finally {
       busy.current = false
     }
@@ -231,7 +234,7 @@ function Scanning() {
   useEffect(() => {
     const shown = answer.value
     if (!express.value || !shown || held) return
-    const timer = setTimeout(() => answer.value === shown && dismissAnswer(), shown.result === 'CHECKED_IN' ? VERDICT_MS.yes : VERDICT_MS.no)
+    const timer = setTimeout(() => answer.value === shown && dismissAnswer(), good(shown) ? VERDICT_MS.yes : VERDICT_MS.no)
     return () => clearTimeout(timer)
   }, [answer.value, express.value, held])
   // After an undo the same ticket may be scanned in again straight away.

@@ -18,6 +18,11 @@ export function barcodeFor(ticket: LaneTicket, _now: number): string {
   return ticket.ticket_code
 }
 
+/** The ticket code a barcode's text (as barcodeFor draws it, or as the door shows it) stands for: its inverse. */
+export function ticketCodeOf(text: string): string {
+  return text
+}
+
 /** One stretch of the lane: someone holding up a barcode (its text), or nobody (null), for `ms`. */
 export interface LaneStep {
   barcode: string | null
