@@ -42,6 +42,9 @@ const CPU = Number(process.env.EXPRESS_CPU ?? 4)
 /** A phone network to emulate on the page (test/e2e/support/network.ts), or none (the door on the venue's Wi-Fi). */
 const NETWORK = (process.env.EXPRESS_NETWORK || null) as keyof typeof PROFILES | null
 const LEAD_MS = 1000
+/** A step as the video plays it: whole frames (writeLaneVideo rounds each stretch to frames, at least one). */
+const framesOf = (ms: number) => Math.max(1, Math.round((ms * FPS) / 1000))
+const PLAYED_STEP_MS = ((framesOf(SHOW_MS) + (STEP_MS > SHOW_MS ? framesOf(STEP_MS - SHOW_MS) : 0)) * 1000) / FPS
 export const EXPRESS_TARGETS = { scansPerMinute: 30, frameToVerdictP95Ms: 250 }
 
 const load = () => Math.round(loadavg()[0] * 100) / 100
@@ -263,7 +266,7 @@ async function runLane(
       verdicts,
       missed,
       scansPerMinute: span > 0 ? round(((times.length - 1) / span) * 60_000) : null,
-      offeredPerMinute: round(60_000 / STEP_MS),
+      offeredPerMinute: round(60_000 / PLAYED_STEP_MS),
       frameToVerdictMs: summary(latencies),
       frameToVerdictComposedMs: summary(composed),
       workerReadMs: summary(seen.reads.map((r) => r.ms)),
@@ -281,6 +284,8 @@ export const expressHow = {
   peoplePerLane: PEOPLE,
   stepMs: STEP_MS,
   showMs: SHOW_MS,
+  /** The step as played, in whole frames. */
+  playedStepMs: PLAYED_STEP_MS,
   fps: FPS,
   cpuThrottle: CPU,
   network: NETWORK ? `${NETWORK} emulated on the page (${PROFILES[NETWORK].latency} ms round trip)` : 'not throttled (the server on this machine)',
@@ -328,7 +333,9 @@ export async function expressLanes(url: string, databaseUrl: string) {
 
 async function main() {
   const adminUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://root@127.0.0.1:5432/postgres'
-  console.log(`bench:express — ${LANES} lanes of ${PEOPLE} people, one every ${STEP_MS} ms; Node ${process.version}, ${cpus().length} CPUs`)
+  console.log(
+    `bench:express — ${LANES} lanes of ${PEOPLE} people, one every ${PLAYED_STEP_MS} ms (in view ${framesOf(SHOW_MS) * (1000 / FPS)} ms; ${FPS} frames a second); Node ${process.version}, ${cpus().length} CPUs`,
+  )
   console.log(`   uptime at start: ${uptime()}`)
   const dbs = databases(adminUrl, 'express')
   let server: Child | undefined
