@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import DoorPage from '../../src/pages/door/index.tsx'
 import { express, REPEAT_MS, VERDICT_MS } from '../../src/pages/door/express.ts'
 import s from '../../src/pages/door/style.module.css'
-import { answer, closeDoor, lastCheckIn } from '../../src/stores/door.ts'
+import { answer, closeDoor, lastCheckIn, online, queue } from '../../src/stores/door.ts'
 import { cleanup, click, fakeServer, find, getByText, mount, settle, typeInto, waitFor } from './session-fakes.ts'
 
 const camera = vi.hoisted(() => ({ onCode: null as ((code: string) => void) | null }))
@@ -203,6 +203,22 @@ describe('express mode', () => {
     await read(`${CODES.kabir}-654321`)
     await read(CODES.kabir)
     expect(api.checkIns()).toEqual([`${CODES.kabir}-123456`])
+  })
+
+  it('offline, the kept list decides: green with the door answers the list carries, the scan queued', async () => {
+    const { root, api } = await openDoor({ express: true })
+    online.value = false
+    await read(CODES.asha)
+    const green = await shown(root, 'CHECKED_IN', CODES.asha)
+    expect(green.textContent).toContain('Checked offline against the ticket list')
+    expect([...green.querySelectorAll('dd')].map((d) => d.textContent)).toEqual(['M', 'Veg'])
+    expect(api.checkIns()).toEqual([])
+    expect(queue.value.map((q) => q.ticket_code)).toEqual([CODES.asha])
+    await vi.advanceTimersByTimeAsync(VERDICT_MS.yes)
+    await waitFor(() => expect(verdict(root)).toBeNull())
+    await vi.advanceTimersByTimeAsync(REPEAT_MS)
+    await read(CODES.asha)
+    expect((await shown(root, 'ALREADY_CHECKED_IN', CODES.asha)).classList.contains(s.no)).toBe(true)
   })
 
   it('a hardware scanner (the code typed into the field, then Enter) checks in with no tap too', async () => {
