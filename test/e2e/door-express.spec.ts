@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import { devices, expect, test, type Browser } from '@playwright/test'
 import { barcodeFor, ticketCodeOf, writeLaneVideo } from './support/door-lane.ts'
 import { DOOR_VIEW, launchWithFakeCamera } from './support/fake-camera.ts'
@@ -159,3 +160,19 @@ test('express mode: two tickets in a row checked in with no tap, green with the 
     .catch(() => {})
   await context.close()
 })
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the door screen with express mode on passes axe (WCAG 2.1 AA, ${colorScheme})`, async () => {
+    const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7']
+    const context = await browser.newContext({ ...phone, colorScheme })
+    const page = await context.newPage()
+    await signIn(page, server.url, volunteer)
+    await page.goto(`${server.url}/door`)
+    await page.getByRole('button', { name: /Garba Night/ }).click()
+    await expect(page.getByTestId('ticket-total')).not.toHaveText('0', { timeout: 20_000 })
+    await page.getByRole('checkbox', { name: 'Express mode' }).check()
+    await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await context.close()
+  })
