@@ -53,8 +53,20 @@ export const scannedAt = doc(
   { type: 'string', format: 'date-time' },
 )
 
-/** Who holds the ticket, as the door screen shows them. */
-export const attendee = doc(z.object({ name: z.string(), photo_url: url, team: z.nullable(teamlet) }), { id: 'Attendee' })
+/**
+ * Beyond API.md (issue 25 item 4): the holder's answer to a registration question its organiser marked "show at
+ * the door", in the questions' order; questions not so marked, and unanswered ones, are never listed.
+ */
+export const doorAnswer = doc(z.object({ label: z.string(), answer: z.string() }), { id: 'DoorAnswer' })
+
+/**
+ * Who holds the ticket, as the door screen shows them. `door_answers` (issue 25 item 4): the ticket holder's own
+ * answers to the questions marked "show at the door" (on a team event, the member holding this ticket, not the
+ * team leader's); absent when there is none.
+ */
+export const attendee = doc(z.object({ name: z.string(), photo_url: url, team: z.nullable(teamlet), door_answers: z.optional(z.array(doorAnswer)) }), {
+  id: 'Attendee',
+})
 
 export const checkedIn = doc(
   z.object({ error: z.literal(false), result: z.literal('CHECKED_IN'), attendee, checked_in_at: z.string(), scan_id: z.optional(z.string()) }),
@@ -113,6 +125,8 @@ export const doorTicket = doc(
     checked_in_at: z.nullable(z.string()),
     /** Beyond API.md: the gate of the check-in, so an offline device can say where (null until checked in). */
     gate: z.nullable(z.string()),
+    /** Beyond API.md (issue 25 item 4): the holder's answers to the questions marked "show at the door"; absent when none. */
+    door_answers: z.optional(z.array(doorAnswer)),
   }),
   { id: 'DoorTicket' },
 )

@@ -24,7 +24,7 @@
 //   write made once for the whole batch.
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm'
 import { DOOR_STATES } from '../../contract/door.ts'
-import type { Attendee, DoorEvent, DoorTicket } from '../../contract/types.ts'
+import type { Attendee, DoorEvent, DoorQuestionAnswer, DoorTicket, Question } from '../../contract/types.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
 import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
@@ -94,6 +94,8 @@ async function holderOf(db: Db, ticketCode: string, viewerId: number) {
       teamName: teams.name,
       checkedInAt: participants.checkedInAt,
       gate: participants.checkedInGate,
+      questions: events.questions,
+      answers: participants.answers,
     })
     .from(participants)
     .innerJoin(users, eq(users.id, participants.userId))
@@ -105,11 +107,35 @@ async function holderOf(db: Db, ticketCode: string, viewerId: number) {
 
 type Holder = NonNullable<Awaited<ReturnType<typeof holderOf>>>
 
-const attendeeOf = (h: { name: string; photoUrl: string | null; teamId: number | null; teamName: string | null }): Attendee => ({
-  name: h.name,
-  photo_url: h.photoUrl,
-  team: h.teamId === null || h.teamName === null ? null : { id: h.teamId, name: h.teamName },
-})
+/**
+ * The holder's answers to the questions marked "show at the door" (issue 25 item 4), in the questions' order; the
+ * answers to any other question never leave here. `answers` are the holder's own: each member of a team has them.
+ */
+export function doorAnswersOf(questions: unknown[], answers: Record<string, string> | null): DoorQuestionAnswer[] {
+  const out: DoorQuestionAnswer[] = []
+  for (const q of questions as Question[]) {
+    const answer = q.show_at_door === true ? answers?.[q.id] : undefined
+    if (typeof answer === 'string' && answer !== '') out.push({ label: q.label, answer })
+  }
+  return out
+}
+
+const attendeeOf = (h: {
+  name: string
+  photoUrl: string | null
+  teamId: number | null
+  teamName: string | null
+  questions: unknown[]
+  answers: Record<string, string> | null
+}): Attendee => {
+  const shown = doorAnswersOf(h.questions, h.answers)
+  return {
+    name: h.name,
+    photo_url: h.photoUrl,
+    team: h.teamId === null || h.teamName === null ? null : { id: h.teamId, name: h.teamName },
+    ...(shown.length > 0 && { door_answers: shown }),
+  }
+}
 
 /** Another event's name for the 404, when the viewer may see that event; else nothing (drafts stay unnamed). */
 const otherEvent = (h: { eventName: string; eventVisible: boolean }) => (h.eventVisible ? h.eventName : null)
@@ -137,7 +163,8 @@ export function replayed(first: ScanAnswer, now: TicketNow | null): ScanAnswer {
   if (!now) return { result: 'UNKNOWN_TICKET', other_event: null }
   if (now.checkedInAt === null) return { result: 'NOT_CHECKED_IN', attendee: now.attendee }
   const at = now.checkedInAt.toISOString()
-  if (first.result === 'CHECKED_IN' && first.checked_in_at === at) return first
+  // Who it is as they stand now: an answer no longer marked "show at the door" is not replayed (issue 25 item 4).
+  if (first.result === 'CHECKED_IN' && first.checked_in_at === at) return { ...first, attendee: now.attendee }
   return { result: 'ALREADY_CHECKED_IN', attendee: now.attendee, checked_in_at: at, gate: now.gate }
 }
 
@@ -320,9 +347,12 @@ export function doorRepository(db: Db) {
           photoUrl: users.photoUrl,
           teamId: teams.id,
           teamName: teams.name,
+          questions: events.questions,
+          answers: participants.answers,
         })
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))
+        .innerJoin(events, eq(events.id, participants.eventId))
         .leftJoin(teams, eq(teams.id, participants.teamId))
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, [...known])))
         .orderBy(asc(participants.id))
@@ -487,9 +517,11 @@ export function doorRepository(db: Db) {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       const asOf = new Date().toISOString()
+      const [event] = await db.select({ questions: events.questions }).from(events).where(eq(events.id, eventId))
       const rows = await db
         .select({
           code: participants.ticketCode,
+          answers: participants.answers,
           name: users.name,
           photoUrl: users.photoUrl,
           teamId: teams.id,
@@ -506,14 +538,18 @@ export function doorRepository(db: Db) {
       return done({
         as_of: asOf,
         released: released.map((r) => r.code),
-        tickets: rows.map((r) => ({
-          ticket_code: r.code!,
-          name: r.name,
-          photo_url: r.photoUrl,
-          team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
-          checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
-          gate: r.gate,
-        })),
+        tickets: rows.map((r) => {
+          const shown = doorAnswersOf(event?.questions ?? [], r.answers)
+          return {
+            ticket_code: r.code!,
+            name: r.name,
+            photo_url: r.photoUrl,
+            team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
+            checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
+            gate: r.gate,
+            ...(shown.length > 0 && { door_answers: shown }),
+          }
+        }),
       })
     },
 

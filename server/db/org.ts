@@ -301,6 +301,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
                 kind: q.kind,
                 options: q.kind === 'CHOICE' ? (q.options ?? []).map((o) => o.trim()) : [],
                 required: q.required ?? false,
+                show_at_door: q.show_at_door ?? false,
               }
             })
           }

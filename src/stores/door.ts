@@ -255,7 +255,7 @@ function offlineAnswer(code: string, scanId: string): ShownAnswer {
     const message = released.value.has(code) ? 'This ticket was given back: its code no longer works.' : 'No ticket of this event has this code.'
     return { error: true, message, result: 'UNKNOWN_TICKET', offline: true, code }
   }
-  const attendee = { name: t.name, photo_url: t.photo_url, team: t.team }
+  const attendee = { name: t.name, photo_url: t.photo_url, team: t.team, door_answers: t.door_answers }
   if (t.checked_in_at)
     return {
       error: true,
