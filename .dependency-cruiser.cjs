@@ -18,10 +18,18 @@ module.exports = {
     },
     {
       name: 'components-never-fetch',
-      comment: 'components render; they may read a store, but never call src/api/ nor import a page.',
+      comment: 'components render: they never call src/api/ nor import a page.',
       severity: 'error',
       from: { path: '^src/components/' },
       to: { path: '^src/(api|pages)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'components-read-no-store',
+      comment:
+        'components render what they are given (props, a signal passed in); the shell and the pages read stores (src/pages/shell holds the layout and the offline notice). Types only.',
+      severity: 'error',
+      from: { path: '^src/components/' },
+      to: { path: '^src/stores/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'lib-imports-nothing-of-the-app',
@@ -50,6 +58,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/db/' },
       to: { path: '(^server/(routes|plugins|errors\\.ts|app\\.ts|auth)|node_modules/(fastify|@fastify)/)' },
+    },
+    {
+      name: 'auth-knows-no-plugins',
+      comment: 'server/auth holds tokens, sessions and the bearer check; the plugins wire them into Fastify (and pass in what the check needs).',
+      severity: 'error',
+      from: { path: '^server/auth/' },
+      to: { path: '^server/(plugins|routes)/|^server/app\\.ts' },
+    },
+    {
+      name: 'domain-knows-no-http',
+      comment:
+        'domain code (teams, push, feeds, uploads, backup) throws its own errors; routes and plugins/errors.ts turn them into HTTP answers.',
+      severity: 'error',
+      from: { path: '^server/(teams|push|feeds|uploads|backup)/' },
+      to: { path: '(^server/(routes|plugins|errors\\.ts|app\\.ts)|node_modules/(fastify|@fastify)/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'app-never-imports-server',

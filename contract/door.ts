@@ -53,8 +53,20 @@ export const scannedAt = doc(
   { type: 'string', format: 'date-time' },
 )
 
-/** Who holds the ticket, as the door screen shows them. */
-export const attendee = doc(z.object({ name: z.string(), photo_url: url, team: z.nullable(teamlet) }), { id: 'Attendee' })
+/**
+ * Beyond API.md (issue 25 item 4): the holder's answer to a registration question its organiser marked "show at
+ * the door", in the questions' order; questions not so marked, and unanswered ones, are never listed.
+ */
+export const doorAnswer = doc(z.object({ label: z.string(), answer: z.string() }), { id: 'DoorAnswer' })
+
+/**
+ * Who holds the ticket, as the door screen shows them. `door_answers` (issue 25 item 4): the ticket holder's own
+ * answers to the questions marked "show at the door" (on a team event, the member holding this ticket, not the
+ * team leader's); absent when there is none.
+ */
+export const attendee = doc(z.object({ name: z.string(), photo_url: url, team: z.nullable(teamlet), door_answers: z.optional(z.array(doorAnswer)) }), {
+  id: 'Attendee',
+})
 
 /** Beyond API.md (issue 25 item 3): the event day a scan counted for, 'YYYY-MM-DD' in IST (contract/admission.ts). */
 const day = z.optional(z.string())
@@ -167,6 +179,8 @@ export const doorTicket = doc(
     gate: z.nullable(z.string()),
     /** Beyond API.md (issue 25 item 3): its admissions, one per event day it came on; `checked_in_at`/`gate` are the latest's. */
     admissions: z.optional(z.array(doorAdmission)),
+    /** Beyond API.md (issue 25 item 4): the holder's answers to the questions marked "show at the door"; absent when none. */
+    door_answers: z.optional(z.array(doorAnswer)),
   }),
   { id: 'DoorTicket' },
 )

@@ -121,6 +121,11 @@ export const question = doc(
     kind: z.enum(QUESTION_KINDS),
     options: z.array(z.string()),
     required: z.boolean(),
+    /**
+     * Beyond API.md (issue 25 item 4): the answer is shown to the door volunteer with the check-in's verdict (a
+     * T-shirt size, a food choice). Answers to other questions never reach the door. Absent on questions saved before.
+     */
+    show_at_door: z.optional(z.boolean()),
   }),
   { id: 'Question' },
 )

@@ -154,6 +154,8 @@ export const questionInput = z
           .check(z.maxLength(EVENT_LIMITS.options, `questions: at most ${EVENT_LIMITS.options} options`)),
       ),
       required: z.optional(flag('questions: required')),
+      /** Issue 25 item 4: the answer appears at the door with the verdict (default false). */
+      show_at_door: z.optional(flag('questions: show_at_door')),
     },
     { error: 'questions must be a list of questions' },
   )

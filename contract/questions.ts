@@ -10,6 +10,8 @@ export interface AskedQuestion {
   kind: QuestionKind
   options: readonly string[]
   required: boolean
+  /** Issue 25 item 4: the answer is shown at the door with the check-in's verdict (absent: not shown). */
+  show_at_door?: boolean
 }
 
 /** The longest answer of each kind. */

@@ -37,6 +37,7 @@ export type AuditEntry = z.output<typeof org.auditEntry>
 export type DoorEvent = z.output<typeof door.doorEvent>
 export type DoorTicket = z.output<typeof door.doorTicket>
 export type Attendee = z.output<typeof door.attendee>
+export type DoorQuestionAnswer = z.output<typeof door.doorAnswer>
 export type ScanResult = z.output<typeof door.scanResult>
 
 // Activity points (issue 26, contract/points.ts).

@@ -1,9 +1,9 @@
 // error boundary > LocationProvider > layout > Router (CONVENTIONS.md).
 import { Component, type ComponentChildren } from 'preact'
 import { LocationProvider, Route, Router } from 'preact-iso'
-import { Layout } from './components/layout/index.tsx'
+import { Layout } from './pages/shell/layout.tsx'
 import { Toaster } from './components/toast/index.tsx'
-import { OfflineNotice } from './components/offline-notice/index.tsx'
+import { OfflineNotice } from './pages/shell/offline-notice.tsx'
 import { matchRoute, routes } from './routes.ts'
 
 function NotFound() {

@@ -10,10 +10,13 @@
 // request leaving the gate's process to its answer), the answers by kind, and checks that the database holds
 // exactly 2,000 check-ins. Then the frame-to-answer side: `npm run bench:decoder` (the in-house decoder in
 // Chromium, CPU 4× slowed) with DOOR_DECODER_RUNS frames a row (default 10; DOOR_DECODER=0 skips it).
-// Targets: p99 ≤ 150 ms at the server, ≤ 300 ms from frame to answer. Writes bench-results/door.json.
+// Targets: p99 ≤ 150 ms at the server, ≤ 300 ms from frame to answer. Then (issue 25 item 4) the express lanes on
+// the same server, serving the built app (bench/door/express.ts: a Chromium door page in express mode fed by the
+// fake camera, scans per minute per lane ≥ 30, frame to verdict p95 ≤ 250 ms at CPU 4×; EXPRESS=0 skips them).
+// Writes bench-results/door.json.
 //
 // Environment: DATABASE_URL or TEST_DATABASE_URL (an admin URL), DOOR_TICKETS (2000), DOOR_GATES (4),
-// DOOR_THINK_MS ("40-120"), DOOR_DECODER, DOOR_DECODER_RUNS.
+// DOOR_THINK_MS ("40-120"), DOOR_DECODER, DOOR_DECODER_RUNS, EXPRESS and those of bench/door/express.ts.
 import { execSync, fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -24,6 +27,7 @@ import { accessTokens } from '../../server/auth/tokens.ts'
 import { newTicketCode } from '../../server/db/claims.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { type Child, databases, percentile, spawnServer, uptime } from '../support.ts'
+import { expressLanes } from './express.ts'
 import type { GateJob, GateReport, Timing } from './gate.ts'
 
 const ADMIN_URL = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://root@127.0.0.1:5432/postgres'
@@ -32,6 +36,7 @@ const GATES = Number(process.env.DOOR_GATES ?? 4)
 const THINK_MS = (process.env.DOOR_THINK_MS ?? '40-120').split('-').map(Number) as [number, number]
 const DECODER = process.env.DOOR_DECODER !== '0'
 const DECODER_RUNS = Number(process.env.DOOR_DECODER_RUNS ?? 10)
+const EXPRESS = process.env.EXPRESS !== '0'
 const SERVER_TARGET_MS = 150
 const JWT_SECRET = randomBytes(32).toString('base64url')
 
@@ -131,7 +136,8 @@ let server: Child | undefined
 let exitCode = 0
 try {
   const { eventId, codes, volunteers } = await seed(databaseUrl)
-  server = await spawnServer(databaseUrl, { JWT_SECRET, LOG_LEVEL: 'warn' })
+  // The built app too, for the express lanes' door page.
+  server = await spawnServer(databaseUrl, { JWT_SECRET, LOG_LEVEL: 'warn', ...(EXPRESS && { STATIC_DIR: join(process.cwd(), 'dist') }) })
   const sign = accessTokens(new TextEncoder().encode(JWT_SECRET)).sign
   const perGate = Math.ceil(TICKETS / GATES)
   const jobs: GateJob[] = await Promise.all(
@@ -184,6 +190,13 @@ try {
   }
   const uptimeEnd = uptime()
   console.log(`   uptime at end: ${uptimeEnd}`)
+  let express: Awaited<ReturnType<typeof expressLanes>> | undefined
+  if (EXPRESS) {
+    console.log('\n== express lanes (issue 25 item 4): a Chromium door page in express mode, the fake camera, CPU 4×')
+    express = await expressLanes(server.url.origin, databaseUrl)
+    Object.assign(targets, express.targets)
+    console.log(`   uptime after the lanes: ${uptime()}`)
+  } else console.log('\nexpress lanes: skipped (EXPRESS=0)')
   console.log(
     '\ntargets:',
     Object.entries(targets)
@@ -193,7 +206,7 @@ try {
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(
     'bench-results/door.json',
-    JSON.stringify({ how, uptimeStart, uptimeEnd, seconds, gates, all, scansOnly, database: { ...row, byGate }, targets }, null, 2) + '\n',
+    JSON.stringify({ how, uptimeStart, uptimeEnd, seconds, gates, all, scansOnly, database: { ...row, byGate }, express, targets }, null, 2) + '\n',
   )
   console.log('written: bench-results/door.json')
   if (!targets.exactlyAllCheckedIn || !targets.everyAnswerAsExpected) exitCode = 1

@@ -14,6 +14,19 @@ export interface LimitState {
   retryAfterSeconds: number
 }
 
+/**
+ * The attempt counter is out of reach (Redis away): the guarded call is refused for now, never let through uncounted.
+ * The error handler (plugins/errors.ts) answers it 503 with Retry-After.
+ */
+export class AttemptsUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message)
+  }
+}
+
 export interface AttemptLimiter {
   /**
    * Reserves one attempt, atomically. `allowed: false` means the limit is reached and nothing was recorded.

@@ -25,7 +25,7 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm'
 import { dayOf, decide, type Direction } from '../../contract/admission.ts'
 import { DOOR_STATES } from '../../contract/door.ts'
-import type { Attendee, DoorAdmission, DoorDay, DoorEvent, DoorTicket } from '../../contract/types.ts'
+import type { Attendee, DoorAdmission, DoorDay, DoorEvent, DoorQuestionAnswer, DoorTicket, Question } from '../../contract/types.ts'
 import { type AdmissionRow, type AdmissionRules, admissionsOf, dayCounts, dropAdmission, rulesOf, saveAdmissions } from './admissions.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
@@ -116,6 +116,8 @@ async function holderOf(db: Db, ticketCode: string, viewerId: number) {
       teamName: teams.name,
       checkedInAt: participants.checkedInAt,
       gate: participants.checkedInGate,
+      questions: events.questions,
+      answers: participants.answers,
     })
     .from(participants)
     .innerJoin(users, eq(users.id, participants.userId))
@@ -127,11 +129,35 @@ async function holderOf(db: Db, ticketCode: string, viewerId: number) {
 
 type Holder = NonNullable<Awaited<ReturnType<typeof holderOf>>>
 
-const attendeeOf = (h: { name: string; photoUrl: string | null; teamId: number | null; teamName: string | null }): Attendee => ({
-  name: h.name,
-  photo_url: h.photoUrl,
-  team: h.teamId === null || h.teamName === null ? null : { id: h.teamId, name: h.teamName },
-})
+/**
+ * The holder's answers to the questions marked "show at the door" (issue 25 item 4), in the questions' order; the
+ * answers to any other question never leave here. `answers` are the holder's own: each member of a team has them.
+ */
+export function doorAnswersOf(questions: unknown[], answers: Record<string, string> | null): DoorQuestionAnswer[] {
+  const out: DoorQuestionAnswer[] = []
+  for (const q of questions as Question[]) {
+    const answer = q.show_at_door === true ? answers?.[q.id] : undefined
+    if (typeof answer === 'string' && answer !== '') out.push({ label: q.label, answer })
+  }
+  return out
+}
+
+const attendeeOf = (h: {
+  name: string
+  photoUrl: string | null
+  teamId: number | null
+  teamName: string | null
+  questions: unknown[]
+  answers: Record<string, string> | null
+}): Attendee => {
+  const shown = doorAnswersOf(h.questions, h.answers)
+  return {
+    name: h.name,
+    photo_url: h.photoUrl,
+    team: h.teamId === null || h.teamName === null ? null : { id: h.teamId, name: h.teamName },
+    ...(shown.length > 0 && { door_answers: shown }),
+  }
+}
 
 /** Another event's name for the 404, when the viewer may see that event; else nothing (drafts stay unnamed). */
 const otherEvent = (h: { eventName: string; eventVisible: boolean }) => (h.eventVisible ? h.eventName : null)
@@ -171,7 +197,8 @@ export function replayed(first: ScanAnswer, now: TicketNow | null): ScanAnswer {
   if (first.result === 'CHECKED_OUT' || first.result === 'NOT_INSIDE') return first
   if (now.checkedInAt === null) return { result: 'NOT_CHECKED_IN', attendee: now.attendee }
   const at = now.checkedInAt.toISOString()
-  if (first.result === 'CHECKED_IN' && (first.checked_in_at === at || first.reentry)) return first
+  // Who it is as they stand now: an answer no longer marked "show at the door" is not replayed (issue 25 item 4).
+  if (first.result === 'CHECKED_IN' && (first.checked_in_at === at || first.reentry)) return { ...first, attendee: now.attendee }
   const day = 'day' in first && first.day ? { day: first.day } : {}
   return { result: 'ALREADY_CHECKED_IN', attendee: now.attendee, checked_in_at: at, gate: now.gate, ...day }
 }
@@ -273,9 +300,18 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
     direction: Direction,
   ): Promise<ScanAnswer> {
     const [ticket] = await tx
-      .select({ id: participants.id, name: users.name, photoUrl: users.photoUrl, teamId: teams.id, teamName: teams.name })
+      .select({
+        id: participants.id,
+        name: users.name,
+        photoUrl: users.photoUrl,
+        teamId: teams.id,
+        teamName: teams.name,
+        questions: events.questions,
+        answers: participants.answers,
+      })
       .from(participants)
       .innerJoin(users, eq(users.id, participants.userId))
+      .innerJoin(events, eq(events.id, participants.eventId))
       .leftJoin(teams, eq(teams.id, participants.teamId))
       .where(and(eq(participants.eventId, scan.eventId), eq(participants.ticketCode, scan.ticketCode), eq(participants.ticketCollected, true)))
       .for('update', { of: participants })
@@ -393,9 +429,12 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
           photoUrl: users.photoUrl,
           teamId: teams.id,
           teamName: teams.name,
+          questions: events.questions,
+          answers: participants.answers,
         })
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))
+        .innerJoin(events, eq(events.id, participants.eventId))
         .leftJoin(teams, eq(teams.id, participants.teamId))
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, [...known])))
         .orderBy(asc(participants.id))
@@ -613,10 +652,12 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       const asOf = new Date().toISOString()
+      const [event] = await db.select({ questions: events.questions }).from(events).where(eq(events.id, eventId))
       const rows = await db
         .select({
           id: participants.id,
           code: participants.ticketCode,
+          answers: participants.answers,
           name: users.name,
           photoUrl: users.photoUrl,
           teamId: teams.id,
@@ -646,15 +687,19 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
         released: released.map((r) => r.code),
         days,
         reentry,
-        tickets: rows.map((r) => ({
-          ticket_code: r.code!,
-          name: r.name,
-          photo_url: r.photoUrl,
-          team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
-          checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
-          gate: r.gate,
-          ...(perDay ? { admissions: admitted.get(r.id) ?? [] } : {}),
-        })),
+        tickets: rows.map((r) => {
+          const shown = doorAnswersOf(event?.questions ?? [], r.answers)
+          return {
+            ticket_code: r.code!,
+            name: r.name,
+            photo_url: r.photoUrl,
+            team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
+            checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
+            gate: r.gate,
+            ...(perDay ? { admissions: admitted.get(r.id) ?? [] } : {}),
+            ...(shown.length > 0 && { door_answers: shown }),
+          }
+        }),
       })
     },
 

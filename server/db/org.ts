@@ -7,7 +7,8 @@ import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm'
 import type { AnyEventState } from '../../contract/constants.ts'
 import type { Council, OrgEvent, OrgPerson, ParticipantRow, Question } from '../../contract/types.ts'
 import type { AuditEntry as AuditEntryWire } from '../../contract/types.ts'
-import type { ScheduleKey } from '../../contract/org.ts'
+import type * as z from 'zod/mini'
+import type { councilInputShape, eventInput, ScheduleKey } from '../../contract/org.ts'
 import { dayCounts } from './admissions.ts'
 import { recordAudit } from './audit.ts'
 import { eventFields, iso } from './events.ts'
@@ -17,49 +18,16 @@ import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } fro
 import { rolesRepository } from './roles.ts'
 import { auditLog, councilOrganizers, councils, events, fairDraws, fairEntrants, participants, teams, users, waitlist } from './schema.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
-import { activityPointsOf, type ActivityPointsInputValue } from './points.ts'
+import { activityPointsOf } from './points.ts'
 
 type EventRow = typeof events.$inferSelect
 type Tx = Db
 
-/** What /org/p/event/save takes, after the contract's validation (contract/org.ts eventInputShape). */
-export interface EventInputValue {
-  id?: number
-  name?: string
-  description?: string
-  long_description?: string
-  event_page_image_url?: string | null
-  banner_url?: string | null
-  dates?: string[]
-  date_ends?: (string | null)[]
-  venue?: string
-  tags?: string[]
-  organizer_id?: number
-  parent_id?: number | null
-  fee?: number
-  ma_ppt?: number
-  min_ppt?: number
-  registration_type?: 'EXTERNAL' | 'ONPLATFORM'
-  external_registration_link?: string | null
-  start_in_event_activity?: boolean
-  in_event_activity?: string | null
-  is_ticket_feature_enabled?: boolean
-  ticket_count?: number
-  schedule?: Partial<Record<ScheduleKey, string | null>>
-  fair_start?: { window_seconds: number } | null
-  questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
-  activity_points?: ActivityPointsInputValue | null
-  transfer_closes_minutes?: number | null
-  reentry?: boolean
-}
+/** What /org/p/event/save takes, after the contract's validation: the contract's own output type, never a copy. */
+export type EventInputValue = z.output<typeof eventInput>
 
-export interface CouncilInputValue {
-  id?: number
-  name?: string
-  photo_url?: string | null
-  phone_number?: string | null
-  email?: string | null
-}
+/** What /org/p/council/save takes, after the contract's validation. */
+export type CouncilInputValue = z.output<z.ZodMiniObject<typeof councilInputShape>>
 
 const SCHEDULE_COLUMNS = {
   registration_opens_at: 'registrationOpensAt',
@@ -339,6 +307,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
                 kind: q.kind,
                 options: q.kind === 'CHOICE' ? (q.options ?? []).map((o) => o.trim()) : [],
                 required: q.required ?? false,
+                show_at_door: q.show_at_door ?? false,
               }
             })
           }

@@ -11,7 +11,8 @@
 // Drafts give nothing. What an event gives is events.activity_points, set through /org/p/event/save (audited with
 // the event); the college's categories and targets are points_settings (one row), lateral entry users.lateral_entry.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
-import { DEFAULT_CATEGORIES, POINTS_MESSAGES, type PointKind } from '../../contract/points.ts'
+import type * as z from 'zod/mini'
+import { type activityPointsInput, DEFAULT_CATEGORIES, POINTS_MESSAGES, type PointKind } from '../../contract/points.ts'
 import type { PointEntry, PointsRecord, PointsSettings, EventPointsRow, EventWinner, PointsStudent } from '../../contract/types.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
@@ -20,14 +21,7 @@ import { rolesRepository } from './roles.ts'
 import { type ActivityPointsValue, eventWinners, events, participants, pointCodes, pointsSettings, users } from './schema.ts'
 
 /** What /org/p/event/save takes in activity_points, after the contract's validation. */
-export interface ActivityPointsInputValue {
-  category: string
-  points: number
-  per_day?: boolean
-  winner?: number
-  volunteer?: number
-  organiser?: number
-}
+export type ActivityPointsInputValue = NonNullable<z.output<typeof activityPointsInput>>
 
 export const TIME_ZONE_SQL = sql.raw(`'Asia/Kolkata'`)
 

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import { ACCESS_TOKEN_SECONDS, accessTokens, type AccessTokens } from '../auth/tokens.ts'
 import { requireUser } from '../auth/hook.ts'
 import { revocations, type Revocations } from '../auth/revocations.ts'
+import { answerStudentCount, studentKey, studentRuleOf } from './rate-limit.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,7 +33,7 @@ export const auth = fp(
     })
     app.decorate('tokens', tokens)
     app.decorate('revocations', revoked)
-    app.decorate('authenticate', requireUser(tokens, revoked))
+    app.decorate('authenticate', requireUser(tokens, revoked, { ruleOf: studentRuleOf, key: studentKey, answer: answerStudentCount }))
     app.decorateRequest('userId', 0)
   },
   { name: 'auth', dependencies: ['redis'] },

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { HttpError } from '../errors.ts'
+import { AttemptsUnavailable } from '../db/attempts.ts'
 import { isDatabaseUnavailable } from '../db/outcomes.ts'
 
 /** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
@@ -35,6 +36,9 @@ export const errors = fp(
     app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
       if (err instanceof HttpError) {
         return reply.status(err.status).headers(err.headers).send({ error: true, message: err.message })
+      }
+      if (err instanceof AttemptsUnavailable) {
+        return reply.status(503).header('retry-after', String(err.retryAfterSeconds)).send({ error: true, message: err.message })
       }
       if (hasZodFastifySchemaValidationErrors(err)) {
         return reply.status(400).send({ error: true, message: err.validation[0].message })

@@ -3,8 +3,7 @@
 // server, whatever the number of instances and concurrent requests. Kept in-house: the wrong-code rule (counted
 // before the lookup, handed back unless the code was wrong) is the product's own, not a generic rate limit.
 import type { Redis } from 'ioredis'
-import { HttpError } from '../errors.ts'
-import type { AttemptLimiter, LimitOptions, LimitState } from '../db/attempts.ts'
+import { type AttemptLimiter, AttemptsUnavailable, type LimitOptions, type LimitState } from '../db/attempts.ts'
 
 // KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms. At the limit nothing is counted.
 const HIT = `
@@ -31,7 +30,7 @@ async function orUnavailable<T>(work: Promise<T>): Promise<T> {
   try {
     return await work
   } catch {
-    throw new HttpError(503, 'Joining teams is briefly unavailable. Please try again in a minute.', { 'retry-after': '30' })
+    throw new AttemptsUnavailable('Joining teams is briefly unavailable. Please try again in a minute.', 30)
   }
 }
 

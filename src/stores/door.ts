@@ -101,15 +101,13 @@ export function admissionsOf(t: DoorTicket): Admission[] {
 }
 const todayOf = (t: DoorTicket) => admissionsOf(t).find((a) => a.day === today.value)
 
-/** The ticket with one day's admission set (or removed), and checked_in_at/gate mirroring its latest day as the server does. */
-function withDay(t: DoorTicket, day: string, admission: Admission | null): DoorTicket {
-  const list = admissionsOf(t)
+/** The ticket with one day's admission set (or removed); its admissions decide from then on (admissionsOf). */
+const withDay = (t: DoorTicket, day: string, admission: Admission | null): DoorTicket => ({
+  ...t,
+  admissions: admissionsOf(t)
     .filter((a) => a.day !== day)
-    .concat(admission ? [admission] : [])
-    .sort((a, b) => (a.day < b.day ? -1 : 1))
-  const latest = list[list.length - 1]
-  return { ...t, admissions: list, checked_in_at: latest?.checked_in_at ?? null, gate: latest?.gate ?? null }
-}
+    .concat(admission ? [admission] : []),
+})
 export const queue = signal<QueuedScan[]>([])
 export const answer = signal<ShownAnswer | null>(null)
 export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
@@ -320,12 +318,16 @@ function applyScan(t: DoorTicket, s: QueuedScan): { ticket: DoorTicket; answer: 
           ? { error: true, message: 'This ticket is already checked in.', result: 'ALREADY_CHECKED_IN', checked_in_at: mine!.checked_in_at, gate: mine!.gate }
           : {
               error: true,
-              message: reentry.value ? 'Not inside now: set the gate to In.' : 'No re-entry at this event: set the gate to In.',
+              message: reentry.value ? 'Not inside: set the gate to In.' : 'No re-entry here: set the gate to In.',
               result: 'NOT_INSIDE',
             }
   return {
     ticket: next ? withDay(t, day, next) : t,
-    answer: { ...answer, attendee: { name: t.name, photo_url: t.photo_url, team: t.team }, ...(spans.value.length > 1 ? { day } : {}) } as DoorAnswer,
+    answer: {
+      ...answer,
+      attendee: { name: t.name, photo_url: t.photo_url, team: t.team, door_answers: t.door_answers },
+      ...(spans.value.length > 1 ? { day } : {}),
+    } as DoorAnswer,
   }
 }
 

@@ -171,6 +171,28 @@ describe('console', () => {
     await waitFor(() => expect(location.pathname).toBe('/manage/event/6'))
   })
 
+  it('a question marked "show at the door" (issue 25 item 4): its checkbox shows the stored flag and the save sends it', async () => {
+    const questions = [
+      { id: 'sz', label: 'T-shirt size', kind: 'CHOICE' as const, options: ['S', 'M'], required: false, show_at_door: true },
+      { id: 'ph', label: 'Phone', kind: 'TEXT' as const, options: [], required: false },
+    ]
+    const { root, server } = open('/manage/event/5/edit', organiser, { '/org/p/event/save': () => [200, { error: false, event: orgEvent({ questions }) }] }, [
+      orgEvent({ questions }),
+    ])
+    const boxes = await waitFor(() => {
+      const found = [...root.querySelectorAll<HTMLInputElement>('fieldset input[type=checkbox]')].filter((b) =>
+        b.parentElement!.textContent!.includes('Show at the door'),
+      )
+      expect(found).toHaveLength(2)
+      return found
+    })
+    expect(boxes.map((b) => b.checked)).toEqual([true, false])
+    await click(boxes[1])
+    await click(getByText(root, 'Save', 'button'))
+    await waitFor(() => expect(server.calls('/org/p/event/save')).toHaveLength(1))
+    expect(server.calls('/org/p/event/save')[0].body.questions.map((q: { show_at_door?: boolean }) => q.show_at_door)).toEqual([true, true])
+  })
+
   it('participants: search, teams against min_ppt, answers by question', async () => {
     const row = (id: number, name: string, team: ParticipantRow['team']): ParticipantRow => ({
       user: { id, name, email: `u${id}@example.edu`, roll_number: `1601${id}`, phone_number: null, branch: 'Computer_Engineering', year: 2027 },

@@ -2,7 +2,7 @@
 // the redirect to onboarding, bare routes and the error state.
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '../../src/app.tsx'
-import { TABS } from '../../src/components/layout/index.tsx'
+import { TABS } from '../../src/pages/shell/layout.tsx'
 import { cleanup, click, fakeServer, find, getByText, go, mount, student, waitFor } from './session-fakes.ts'
 
 const server = (user = student(), eventsDelay = 0) =>

@@ -2,7 +2,7 @@
 // network shows the kept user and events plus the notice; back online, fresh answers replace them and the
 // notice goes; with nothing kept, the network failure shows as the account error, not as an empty Home.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { OfflineNotice } from '../../src/components/offline-notice/index.tsx'
+import { OfflineNotice } from '../../src/pages/shell/offline-notice.tsx'
 import { session } from '../../src/stores/session.ts'
 import { events } from '../../src/stores/events.ts'
 

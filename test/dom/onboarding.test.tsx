@@ -1,5 +1,5 @@
 // The getting-started wizard (SPEC §2, §4, §5) through the real app, client and session against a fake server.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { App } from '../../src/app.tsx'
 import { BRANCHES_BY_YEAR, INTEREST_OPTIONS } from '../../contract/profile-options.ts'
 import { MESSAGES } from '../../contract/messages.ts'
@@ -50,7 +50,10 @@ beforeEach(() => {
   localStorage.setItem('accessToken', 'A')
   localStorage.setItem('refreshToken', 'R')
 })
-afterEach(cleanup)
+afterEach(() => {
+  vi.useRealTimers()
+  cleanup()
+})
 
 describe('getting started', () => {
   it('shows each personal-step message of SPEC §5 once its control is touched, and none before', async () => {
@@ -206,6 +209,8 @@ describe('getting started', () => {
   })
 
   it("shows the server's message in a toast for 3 seconds and stays on the step", async () => {
+    // The toast's timer on a clock the test moves (it still runs at real pace for the waits before).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true })
     server(() => [400, { error: true, message: 'Branch is not offered for that graduation year' }])
     const root = await openWizard()
     await fillPersonal(root)
@@ -216,9 +221,9 @@ describe('getting started', () => {
     expect(toast).toBeTruthy()
     expect(getByText(root, 'Career Interest', 'h1')).toBeTruthy()
     expect(root.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled).toBe(false)
-    await new Promise((r) => setTimeout(r, 2500))
+    await vi.advanceTimersByTimeAsync(2500)
     expect(document.body.textContent).toContain('Branch is not offered for that graduation year')
-    await new Promise((r) => setTimeout(r, 700))
+    await vi.advanceTimersByTimeAsync(700)
     expect(document.body.textContent).not.toContain('Branch is not offered for that graduation year')
   })
 

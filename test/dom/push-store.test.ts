@@ -2,7 +2,8 @@
 // and answers 409 to anyone else, so a second student signing in on the same browser gets a subscription of their
 // own: the store drops the browser's old subscription and sends a new one. Any other refusal is the student's to see.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { enablePush, pushStatus } from '../../src/stores/push.ts'
+import { aroundApi } from '../../src/api/around-calls.ts'
+import { PushModel, type Push } from '../../src/stores/push.ts'
 import { fakeServer } from './session-fakes.ts'
 
 const KEY = `BP${'A'.repeat(85)}`
@@ -23,13 +24,15 @@ function browser(held: string | null) {
   }
   vi.stubGlobal('navigator', { ...navigator, serviceWorker: { ready: Promise.resolve({ pushManager }) } })
   vi.stubGlobal('Notification', { permission: 'granted', requestPermission: async () => 'granted' })
+  vi.stubGlobal('PushManager', class {})
   return { pushManager, current }
 }
 
-describe('enablePush', () => {
+describe('push.enable', () => {
+  // A model per test, on the app's real calls (the fake server answers at fetch): no state carried between tests.
+  let push: Push
   beforeEach(() => {
     localStorage.setItem('accessToken', 'token')
-    pushStatus.value = 'off'
   })
   afterEach(() => {
     vi.unstubAllGlobals()
@@ -43,7 +46,8 @@ describe('enablePush', () => {
       '/push/p/subscribe': (body) =>
         body.subscription.endpoint === 'https://push.example/old' ? [409, { error: true, message: TAKEN }] : [200, { error: false }],
     })
-    expect(await enablePush()).toBe('on')
+    push = new PushModel(aroundApi)
+    expect(await push.enable()).toBe('on')
     expect(current!.unsubscribe).toHaveBeenCalledOnce()
     expect(pushManager.subscribe).toHaveBeenCalledOnce()
     expect(server.calls('/push/p/subscribe').map((r) => r.body.subscription.endpoint)).toEqual(['https://push.example/old', 'https://push.example/new-1'])
@@ -55,8 +59,9 @@ describe('enablePush', () => {
       '/push/key': () => [200, { error: false, publicKey: KEY }],
       '/push/p/subscribe': () => [400, { error: true, message: 'endpoint must be the https address of a push service on the internet' }],
     })
-    await expect(enablePush()).rejects.toThrow('endpoint must be')
+    push = new PushModel(aroundApi)
+    await expect(push.enable()).rejects.toThrow('endpoint must be')
     expect(current!.unsubscribe).not.toHaveBeenCalled()
-    expect(pushStatus.value).toBe('off')
+    expect(push.status.value).toBe('off')
   })
 })

@@ -2,37 +2,49 @@
 // of 400 in"), who is inside now, and the gate's In/Out switch on an event with re-entry. A scan out is never made by
 // the scan itself: the volunteer sets the gate to Out, so a double read at the entrance cannot check anyone out.
 // Loaded in a chunk of its own (see the door page); it is given the store's signals, so it shares no code with it.
-import type { Signal } from '@preact/signals'
+import type { ReadonlySignal, Signal } from '@preact/signals'
 import type { Direction } from '../../../contract/admission.ts'
+import type { DoorDay } from '../../../contract/types.ts'
 import s from './admission.module.css'
 
-export function DayCounts(p: { label: string; checkedIn: number; total: number; reentry: boolean; inside: number }) {
-  if (!p.label && !p.reentry) return null
-  return (
-    <p class={s.days} aria-live="polite">
-      {p.label && (
-        <span data-testid="day-count">
-          {p.label}: {p.checkedIn} of {p.total} in
-        </span>
-      )}
-      {p.reentry && <span data-testid="inside-count">Inside now: {p.inside}</span>}
-    </p>
-  )
+export interface DoorState {
+  days: ReadonlySignal<DoorDay[]>
+  today: ReadonlySignal<string>
+  checkedIn: ReadonlySignal<number>
+  total: ReadonlySignal<number>
+  reentry: ReadonlySignal<boolean>
+  inside: ReadonlySignal<number>
+  direction: Signal<Direction>
 }
 
-export function GateDirection({ reentry, direction }: { reentry: boolean; direction: Signal<Direction> }) {
-  if (!reentry) return null
-  const out = direction.value === 'OUT'
+export function AdmissionParts({ door }: { door: DoorState }) {
+  const label = door.days.value.find((d) => d.day === door.today.value)?.label
+  const reentry = door.reentry.value
+  const out = door.direction.value === 'OUT'
   return (
-    <fieldset class={`${s.direction} ${out ? s.out : ''}`}>
-      <legend>This gate scans people</legend>
-      {(['IN', 'OUT'] as const).map((d) => (
-        <label key={d} class={s.choice}>
-          <input type="radio" name="direction" value={d} checked={direction.value === d} onChange={() => (direction.value = d)} />
-          {d === 'IN' ? 'In' : 'Out'}
-        </label>
-      ))}
-      {out && <p class={s.note}>Scanning people OUT: they can come back in today.</p>}
-    </fieldset>
+    <>
+      {(label || reentry) && (
+        <p class={s.days} aria-live="polite">
+          {label && (
+            <span data-testid="day-count">
+              {label}: {door.checkedIn} of {door.total} in
+            </span>
+          )}
+          {reentry && <span data-testid="inside-count">Inside now: {door.inside}</span>}
+        </p>
+      )}
+      {reentry && (
+        <fieldset class={`${s.direction} ${out ? s.out : ''}`}>
+          <legend>This gate scans people</legend>
+          {(['IN', 'OUT'] as const).map((d) => (
+            <label key={d} class={s.choice}>
+              <input type="radio" name="direction" value={d} checked={door.direction.value === d} onChange={() => (door.direction.value = d)} />
+              {d === 'IN' ? 'In' : 'Out'}
+            </label>
+          ))}
+          {out && <p class={s.note}>Scanning people OUT: they can come back in today.</p>}
+        </fieldset>
+      )}
+    </>
   )
 }

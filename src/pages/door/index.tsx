@@ -3,6 +3,8 @@
 // focused field) or the printed digits typed by hand. Each answer fills the screen (green: name, photo, team; red:
 // the reason), with a sound and a vibration that differ for yes and no, and undo of the last check-in. Works
 // offline against the ticket list kept on the device. A lazy route outside the student's first load.
+// Express mode (issue 25 item 4, express.ts): a good read checks in with no tap, the verdict clears itself and the
+// camera goes on reading; the answers to questions marked "show at the door" come with every verdict.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Scanner } from './scanner/index.ts'
 import {
@@ -25,6 +27,7 @@ import {
   gateCount,
   lastCheckIn,
   listAsOf,
+  tickets,
   loadEvents,
   online,
   openDoor,
@@ -37,6 +40,7 @@ import {
   type ShownAnswer,
 } from '../../stores/door.ts'
 import { formatIST } from '../../lib/dates.ts'
+import { express, repeatGuard, setExpress, VERDICT_MS } from './express.ts'
 import s from './style.module.css'
 
 const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
@@ -82,20 +86,60 @@ const VERDICTS: Partial<Record<ShownAnswer['result'], string>> = {
   NOT_INSIDE: 'NOT INSIDE',
 }
 
-function Answer({ shown }: { shown: ShownAnswer }) {
-  // A scan out that went through is a yes too (issue 25 item 3): green, and the gate is ready for the next.
-  const yes = shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT'
+/**
+ * Whether an answer is a yes: green, the short beep, and in express mode the shorter time on screen. A scan out that
+ * went through is a yes too (issue 25 item 3): the gate is ready for the next.
+ */
+const good = (shown: ShownAnswer) => shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT'
+
+/** Undo of this device's last check-in, asked first (with the phone's own dialog when the modal's chunk is not here). */
+function UndoLast({ name, class: cls, label, onOpen }: { name: string | undefined; class: string; label: string; onOpen?: (open: boolean) => void }) {
+  const [undoing, setUndoing] = useState(false)
+  const open = (yes: boolean) => {
+    setUndoing(yes)
+    onOpen?.(yes)
+  }
+  useEffect(() => () => onOpen?.(false), [])
+  const title = `Undo the check-in of ${name ?? 'this ticket'}?`
+  return (
+    <>
+      <button type="button" class={cls} onClick={() => (confirm ? open(true) : window.confirm(title) && void undoLast())}>
+        {label}
+      </button>
+      {undoing && confirm && <confirm.ConfirmModal title={title} onConfirm={async () => (await undoLast()) || open(false)} onCancel={() => open(false)} />}
+    </>
+  )
+}
+
+/**
+ * The answer, full screen. In express mode it takes no focus (a hardware scanner's next code still lands in the
+ * code field behind it) and `onHold` keeps it up while the undo is being confirmed.
+ */
+function Answer({ shown, quick, onHold }: { shown: ShownAnswer; quick: boolean; onHold: (held: boolean) => void }) {
+  const yes = good(shown)
   const attendee = 'attendee' in shown ? shown.attendee : null
   // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
   const next = useRef<HTMLButtonElement>(null)
-  const [undoing, setUndoing] = useState(false)
-  useEffect(() => next.current?.focus(), [])
+  useEffect(() => {
+    if (!quick) next.current?.focus()
+  }, [])
+  const answers = attendee?.door_answers ?? []
   return (
-    <div class={`${s.answer} ${yes ? s.yes : s.no}`} role="alert" aria-live="assertive" data-result={shown.result}>
+    <div class={`${s.answer} ${yes ? s.yes : s.no}`} role="alert" aria-live="assertive" data-result={shown.result} data-code={shown.code}>
       <p class={s.verdict}>{VERDICTS[shown.result] ?? 'NOT VALID'}</p>
       {attendee?.photo_url && <img class={s.photo} src={attendee.photo_url} alt="" width={160} height={160} />}
       {attendee && <p class={s.who}>{attendee.name}</p>}
       {attendee?.team && <p class={s.team}>Team {attendee.team.name}</p>}
+      {answers.length > 0 && (
+        <dl class={s.doorAnswers}>
+          {answers.map((a, i) => (
+            <div key={i}>
+              <dt>{a.label}</dt>
+              <dd>{a.answer}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       {shown.result === 'ALREADY_CHECKED_IN' && (
         <p class={s.reason}>
           Checked in {'day' in shown && shown.day ? 'today ' : ''}at {time(shown.checked_in_at)}
@@ -110,20 +154,7 @@ function Answer({ shown }: { shown: ShownAnswer }) {
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
         {shown.result === 'CHECKED_IN' && lastCheckIn.value?.code === shown.code && (
-          <button
-            type="button"
-            class={s.undo}
-            onClick={() => (confirm ? setUndoing(true) : window.confirm(`Undo the check-in of ${attendee?.name}?`) && void undoLast())}
-          >
-            Undo check-in
-          </button>
-        )}
-        {undoing && confirm && (
-          <confirm.ConfirmModal
-            title={`Undo the check-in of ${attendee?.name}?`}
-            onConfirm={async () => (await undoLast()) || setUndoing(false)}
-            onCancel={() => setUndoing(false)}
-          />
+          <UndoLast name={attendee?.name} class={s.undo} label="Undo check-in" onOpen={onHold} />
         )}
         <button type="button" class={s.next} onClick={dismissAnswer} ref={next}>
           Next ticket
@@ -185,17 +216,56 @@ function Scanning() {
   const [camera, setCamera] = useState<'off' | 'starting' | 'on' | string>('off')
   const [parts, setParts] = useState<typeof import('./admission.tsx') | null>(null)
   const busy = useRef(false)
+  // Express mode: the read waiting while a check-in is on its way (the camera reports a held ticket once), and the
+  // guard against sending the same ticket twice in a row.
+  const waiting = useRef<string | null>(null)
+  const guard = useRef(repeatGuard())
+  // While an undo is being confirmed, express mode neither clears the verdict nor checks anyone else in (the undo
+  // is of the last check-in: a new one under the dialog would be undone instead).
+  const [held, setHeld] = useState(false)
+  const heldNow = useRef(false)
+  const hold = (yes: boolean) => {
+    heldNow.current = yes
+    setHeld(yes)
+  }
 
   const handle = async (raw: string) => {
-    if (busy.current || answer.value) return
+    const quick = express.value
+    if (quick) {
+      if (heldNow.current) return
+      const code = raw.trim()
+      if (!code || !guard.current.fresh(code)) return
+      if (busy.current) {
+        waiting.current = code
+        return
+      }
+    } else if (busy.current || answer.value) return
     busy.current = true
     try {
       const shown = await scan(raw)
-      if (shown) signal(shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT')
+      if (shown) signal(good(shown))
     } finally {
       busy.current = false
     }
+    const next = waiting.current
+    waiting.current = null
+    if (next && express.value) {
+      guard.current.reset() // it passed the guard when read
+      await handle(next)
+    }
   }
+
+  // Express mode: the verdict clears itself (unless an undo is being confirmed); a different code replaces it sooner.
+  useEffect(() => {
+    const shown = answer.value
+    if (!express.value || !shown || held) return
+    const timer = setTimeout(() => answer.value === shown && dismissAnswer(), good(shown) ? VERDICT_MS.yes : VERDICT_MS.no)
+    return () => clearTimeout(timer)
+  }, [answer.value, express.value, held])
+  // After an undo the same ticket may be scanned in again straight away.
+  useEffect(() => {
+    if (!lastCheckIn.value) guard.current.reset()
+  }, [lastCheckIn.value])
 
   useEffect(() => () => scanner.current?.stop(), [])
   // The camera's code is fetched while there is a network, so the service worker keeps it for a later offline start.
@@ -255,15 +325,8 @@ function Scanning() {
         </div>
       </dl>
       {parts && (
-        <parts.DayCounts
-          label={eventDayList.value.find((d) => d.day === today.value)?.label ?? ''}
-          checkedIn={totalCheckedIn.value}
-          total={ticketTotal.value}
-          reentry={reentry.value}
-          inside={insideNow.value}
-        />
+        <parts.AdmissionParts door={{ days: eventDayList, today, checkedIn: totalCheckedIn, total: ticketTotal, reentry, inside: insideNow, direction }} />
       )}
-      {parts && <parts.GateDirection reentry={reentry.value} direction={direction} />}
       {!online.value && (
         <p class={s.offline} role="status">
           offline: {queue.value.length} {queue.value.length === 1 ? 'scan' : 'scans'} waiting
@@ -309,6 +372,21 @@ function Scanning() {
           </button>
         )}
         {camera !== 'off' && camera !== 'on' && camera !== 'starting' && <p role="alert">{camera}</p>}
+        <label class={s.express}>
+          <input type="checkbox" checked={express.value} onChange={(e) => setExpress(e.currentTarget.checked)} aria-describedby="express-help" />
+          Express mode
+        </label>
+        <p id="express-help" class={s.small}>
+          Checks in on a good read with no tap; the verdict clears itself and the next ticket can be read at once.
+        </p>
+        {express.value && !answer.value && lastCheckIn.value && (
+          <UndoLast
+            name={tickets.value.get(lastCheckIn.value.code)?.name}
+            class={s.secondary}
+            label={`Undo last check-in (${tickets.value.get(lastCheckIn.value.code)?.name ?? lastCheckIn.value.code})`}
+            onOpen={hold}
+          />
+        )}
       </div>
       <form
         class={s.manual}
@@ -328,7 +406,7 @@ function Scanning() {
         </button>
       </form>
       {listAsOf.value && <p class={s.small}>List from {listTime(listAsOf.value)}, kept on this phone for offline checks.</p>}
-      {answer.value && <Answer shown={answer.value} />}
+      {answer.value && <Answer key={answer.value.code} shown={answer.value} quick={express.value} onHold={hold} />}
     </section>
   )
 }

@@ -9,6 +9,7 @@ import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatTime } from '../../lib/date-formats.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
+import { push } from '../../stores/push.ts'
 import s from './waitlist.module.css'
 
 /** How often a waitlisted student's open page asks whether a place is offered to them. */
@@ -51,7 +52,7 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
   if (BEFORE_TICKETS.has(event.state) && event.is_ticket_feature_enabled && p) {
     return (
       <div class={s.waitlist}>
-        <NotifyMe what="when tickets open" />
+        <NotifyMe push={push} what="when tickets open" />
       </div>
     )
   }

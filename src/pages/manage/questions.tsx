@@ -1,5 +1,5 @@
 // The registration questions editor (API.md Part 2 "Registration questions"): label, kind, options of a choice,
-// required or optional; added, removed and reordered. A chunk of its own, loaded with the editor.
+// required or optional, shown at the door or not (issue 25); added, removed and reordered. A chunk of its own, loaded with the editor.
 import type { QuestionInput } from '../../../contract/types.ts'
 
 // Written out (not imported from contract/entities.ts, which would bring zod into this chunk).
@@ -50,6 +50,10 @@ export default function Questions({ questions, onChange, error }: { questions: Q
           )}
           <label class="m-check">
             <input type="checkbox" checked={q.required ?? false} onChange={(e) => put(i, { required: e.currentTarget.checked })} /> Required
+          </label>
+          <label class="m-check">
+            <input type="checkbox" checked={q.show_at_door ?? false} onChange={(e) => put(i, { show_at_door: e.currentTarget.checked })} /> Show at the door
+            (the volunteer sees the answer when the ticket is scanned)
           </label>
           <p class="m-actions">
             <button type="button" class="m-small" disabled={i === 0} onClick={() => swap(i, i - 1)} aria-label={`Move question ${i + 1} up`}>

@@ -237,6 +237,7 @@ const WORDS: Record<string, string> = {
   'questions: label': "a question's text",
   'questions: option': 'an option',
   'questions:': 'question',
+  show_at_door: '“Show at the door”',
 }
 
 /** The activity points' fields (points-fields.tsx), as their labels say them. */

@@ -1,6 +1,7 @@
 // My Profile (SPEC §2): activity points (issue 26, lazy), My Events, the organiser console and door check-in for users with a role (API.md Part 2
 // "Roles"), Contact Us by phone (a fixed support number), Logout.
 import { NotifyMe } from '../../components/notify-me/index.tsx'
+import { push } from '../../stores/push.ts'
 import { session } from '../../stores/session.ts'
 import styles from './style.module.css'
 import { CalendarFeed } from './calendar-feed.tsx'
@@ -74,7 +75,7 @@ export default function Profile() {
           Notifications
         </h2>
         <p class={styles.detail}>Tickets opening, a ticket held for you, reminders before your events, and messages from organisers.</p>
-        <NotifyMe what="about your events" />
+        <NotifyMe push={push} what="about your events" />
       </section>
     </>
   )

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { session } from '../../stores/session.ts'
-import { PageSpinner } from '../spinner/index.tsx'
+import { PageSpinner } from '../../components/spinner/index.tsx'
 
 const icon = (d: string) => (
   <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">

@@ -1,0 +1,72 @@
+// The layering rules of .dependency-cruiser.cjs (issue 23 item 2) fail `npm run lint` when broken: the project's own
+// config run by the dependency-cruiser CLI (as `npm run lint` runs it) over a small tree written for the purpose, once
+// with each forbidden arrow and once with only the allowed ones (so the test fails if a rule stops matching, and
+// also if the rules refuse what they should let through).
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs')
+const CLI = join(ROOT, 'node_modules/.bin/depcruise')
+const run = promisify(execFile)
+
+const dirs: string[] = []
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+/** A tree of files (path → text) with the tsconfig the config names; answers the CLI's exit code and output. */
+async function cruise(files: Record<string, string>): Promise<{ code: number; out: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'layering-'))
+  dirs.push(dir)
+  const all = {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', allowImportingTsExtensions: true, noEmit: true, jsx: 'preserve' },
+    }),
+    'src/stores/session.ts': 'export const session = { name: "Asha" }\nexport type Session = typeof session\n',
+    'server/plugins/rate-limit.ts': 'export const studentKey = (id: number) => `writes:user:${id}`\n',
+    'server/errors.ts': 'export class HttpError extends Error {}\n',
+    'server/db/attempts.ts': 'export class AttemptsUnavailable extends Error {}\n',
+    ...files,
+  }
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  try {
+    const { stdout } = await run(CLI, ['src', 'server', '--config', CONFIG], { cwd: dir })
+    return { code: 0, out: stdout }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, out: e.stdout + e.stderr }
+  }
+}
+
+describe('npm run lint refuses the arrows docs/architecture.md forbids', () => {
+  it('a component importing a store, auth importing a plugin, domain code importing an HTTP error: each named', async () => {
+    const { code, out } = await cruise({
+      'src/components/badge/index.tsx': 'import { session } from "../../stores/session.ts"\nexport const Badge = () => session.name\n',
+      'server/auth/hook.ts': 'import { studentKey } from "../plugins/rate-limit.ts"\nexport const key = studentKey(1)\n',
+      'server/teams/limiter.ts': 'import { HttpError } from "../errors.ts"\nexport const fail = () => new HttpError()\n',
+    })
+    expect(code).not.toBe(0)
+    expect(out).toMatch(/components-read-no-store: src\/components\/badge\/index\.tsx → src\/stores\/session\.ts/)
+    expect(out).toMatch(/auth-knows-no-plugins: server\/auth\/hook\.ts → server\/plugins\/rate-limit\.ts/)
+    expect(out).toMatch(/domain-knows-no-http: server\/teams\/limiter\.ts → server\/errors\.ts/)
+  }, 60_000)
+
+  it('the allowed arrows pass: a component taking a store’s type only, domain code throwing its own error', async () => {
+    const { code, out } = await cruise({
+      'src/components/badge/index.tsx':
+        'import type { Session } from "../../stores/session.ts"\nexport const Badge = (p: { session: Session }) => p.session.name\n',
+      'src/pages/shell/layout.tsx': 'import { session } from "../../stores/session.ts"\nexport const Layout = () => session.name\n',
+      'server/teams/limiter.ts': 'import { AttemptsUnavailable } from "../db/attempts.ts"\nexport const fail = () => new AttemptsUnavailable()\n',
+    })
+    expect(out).toContain('no dependency violations found')
+    expect(code).toBe(0)
+  }, 60_000)
+})
