@@ -2,8 +2,10 @@
 // A three-day event (the day before yesterday, yesterday and today, in IST) admits a ticket once a day: today online,
 // then, with the network cut and the phone's clock set to each earlier day (`page.clock`, no waiting), once on each
 // of those days and never twice the same day; the offline scans sync as admissions of their own days. An event with
-// re-entry scans out and back in with the gate's In/Out switch, offline too, and shows who is inside now.
+// re-entry scans out and back in with the gate's In/Out switch, offline too, and shows who is inside now; that screen,
+// switched to Out, passes axe in light and dark.
 import { randomUUID } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
 import { devices, expect, test, type Browser, type Page } from '@playwright/test'
 import { cli, moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
@@ -187,3 +189,20 @@ test('re-entry: the gate scans out and back in, offline too, and shows who is in
   await expect(inside).toHaveText('Inside now: 2')
   await page.context().close()
 })
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the door of an event with re-entry, switched to Out, passes axe (WCAG 2.1 AA, ${colorScheme})`, async () => {
+    const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7']
+    const context = await browser.newContext({ ...phone, colorScheme })
+    const page = await context.newPage()
+    await signIn(page, server.url, volunteer)
+    await page.goto(`${server.url}/door`)
+    await page.getByRole('button', { name: /Re-entry Night/ }).click()
+    await expect(page.getByTestId('inside-count')).toBeVisible({ timeout: 20_000 })
+    await page.getByRole('radio', { name: 'Out' }).check()
+    await expect(page.getByText('Scanning people OUT')).toBeVisible()
+    await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await context.close()
+  })
