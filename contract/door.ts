@@ -96,8 +96,17 @@ export const transferredTicket = doc(
   },
 )
 
+export const expiredCode = doc(
+  z.object({ error: z.literal(true), message: z.string(), result: z.literal('EXPIRED_CODE'), scan_id: z.optional(z.string()) }),
+  {
+    id: 'ExpiredCode',
+    description:
+      'Beyond API.md (issue 25): the event’s tickets rotate and the code read has no time code (typed, or a picture from before), or one outside the current 30-second step and one either side (a screenshot over a minute old), or a wrong one. Answered 410 by check-in; nothing is recorded.',
+  },
+)
+
 /** One scan's answer, as check-in answers it (the sync's results carry the scan_id). */
-export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket])
+export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket, expiredCode])
 
 export const doorEvent = doc(
   z.object({ id: z.int(), name: z.string(), dates: z.array(z.string()), venue: z.string(), tickets_sold: z.int(), checked_in: z.int() }),
@@ -113,6 +122,8 @@ export const doorTicket = doc(
     checked_in_at: z.nullable(z.string()),
     /** Beyond API.md: the gate of the check-in, so an offline device can say where (null until checked in). */
     gate: z.nullable(z.string()),
+    /** Beyond API.md (issue 25): the secret of the ticket's time code (contract/time-code.ts); null when the event's tickets do not rotate. */
+    secret: z.optional(z.nullable(z.string())),
   }),
   { id: 'DoorTicket' },
 )
@@ -138,9 +149,12 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read. Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12).',
+      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read (the device corrects its clock by it). Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12); `rotating_codes`, whether its tickets show a code that changes every 30 s, each ticket then with its `secret` (issue 25).',
     body: fields(eventRef),
-    answers: { 200: ok({ tickets: z.array(doorTicket), as_of: z.string(), released: z.array(z.string()) }), ...bearer(403, 404) },
+    answers: {
+      200: ok({ tickets: z.array(doorTicket), as_of: z.string(), released: z.array(z.string()), rotating_codes: z.optional(z.boolean()) }),
+      ...bearer(403, 404),
+    },
   },
   checkIn: {
     method: 'POST',
@@ -148,7 +162,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Checks a ticket in. A repeated scan_id answers the ticket’s state now: its first answer while the check-in it made stands (ALREADY_CHECKED_IN when another scan’s does, NOT_CHECKED_IN once it was undone); any number of gates scanning one ticket at once give one CHECKED_IN. Another event’s ticket is named in the 404’s message only when the caller may see that event.',
+      'Checks a ticket in. Where the event’s tickets rotate (issue 25), `ticket_code` is the text read: the ticket code, `-` and its time code, checked by the server’s clock (EXPIRED_CODE, 410, when missing, wrong or over a step old). A repeated scan_id answers the ticket’s state now: its first answer while the check-in it made stands (ALREADY_CHECKED_IN when another scan’s does, NOT_CHECKED_IN once it was undone); any number of gates scanning one ticket at once give one CHECKED_IN. Another event’s ticket is named in the 404’s message only when the caller may see that event.',
     body: fields({ ...eventRef, ticket_code: ticketCode, scan_id: scanId, gate }),
     answers: {
       200: checkedIn,
@@ -161,6 +175,7 @@ export const DOOR_CALLS = {
         'ALREADY_CHECKED_IN (when and at which gate); NOT_CHECKED_IN (a repeated scan_id whose check-in was undone); or the scan_id was already used for another ticket.',
         z.union([alreadyCheckedIn, notCheckedIn, apiError]),
       ),
+      410: refusal('EXPIRED_CODE (issue 25): the time code is missing, wrong, or outside the current 30-second step and one either side.', expiredCode),
     },
   },
   undoCheckIn: {
@@ -178,7 +193,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite).',
+      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; a time code (issue 25) is checked against its scanned_at; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite).',
     body: fields({
       ...eventRef,
       scans: z

@@ -236,6 +236,8 @@ export const eventInputShape = {
   activity_points: z.optional(activityPointsInput),
   /** Ticket transfer (issue 25, contract/transfer.ts): transfers close this many minutes before the first date; null: open until check-in. */
   transfer_closes_minutes: z.optional(z.nullable(wholeNumber('transfer_closes_minutes', 0, TRANSFER_CLOSES_MAX))),
+  /** A code that changes every 30 s (issue 25, contract/time-code.ts); false for printed tickets, whose plain code the door then accepts. Default true. */
+  rotating_codes: z.optional(z.boolean({ error: 'rotating_codes must be true or false' })),
 }
 
 /**
@@ -318,6 +320,8 @@ export const orgEvent = doc(
     activity_points: z.nullable(activityPoints),
     /** Ticket transfer (issue 25): minutes before the first date when transfers close; null: open until check-in. */
     transfer_closes_minutes: z.nullable(z.int()),
+    /** Issue 25: whether its tickets show a code that changes every 30 s (false: printed tickets, the plain code). */
+    rotating_codes: z.boolean(),
     counts: eventCounts,
     /** Beyond API.md (issue 24): a fair opening's result once drawn (the seed and entrants are in fair_start); null before. */
     draw: z.nullable(z.object({ winners: z.int(), waitlisted: z.int() })),

@@ -30,6 +30,7 @@ import type { Db } from './index.ts'
 import { auditLog, councilOrganizers, doorScans, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
+import { screenLive, screenScans } from './time-codes.ts'
 
 /** What one scan answered, as stored with its scan_id (the routes add the status and the message). */
 export type ScanAnswer =
@@ -40,6 +41,8 @@ export type ScanAnswer =
   | { result: 'NOT_CHECKED_IN'; attendee: Attendee }
   /** A code that stopped working when its ticket was given to a friend (issue 25): the friend holds a new one. */
   | { result: 'TRANSFERRED' }
+  /** A rotating ticket's time code missing, wrong or over a step old (issue 25, server/db/time-codes.ts): nothing recorded. */
+  | { result: 'EXPIRED_CODE' }
 
 /** A scan that names no ticket of the event now: nothing is recorded for it. */
 const noTicket = (a: ScanAnswer) => a.result === 'UNKNOWN_TICKET' || a.result === 'TRANSFERRED'
@@ -483,7 +486,7 @@ export function doorRepository(db: Db) {
     },
 
     /** Every ticket of the event, for offline checking. */
-    async tickets(userId: number, eventId: number): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[] }>> {
+    async tickets(userId: number, eventId: number): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[]; rotating_codes: boolean }>> {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       const asOf = new Date().toISOString()
@@ -496,6 +499,7 @@ export function doorRepository(db: Db) {
           teamName: teams.name,
           checkedInAt: participants.checkedInAt,
           gate: participants.checkedInGate,
+          secret: participants.ticketSecret,
         })
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))
@@ -503,9 +507,11 @@ export function doorRepository(db: Db) {
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), isNotNull(participants.ticketCode)))
         .orderBy(asc(participants.id))
       const released = await db.select({ code: releasedTickets.ticketCode }).from(releasedTickets).where(eq(releasedTickets.eventId, eventId))
+      const [{ rotating }] = await db.select({ rotating: events.rotatingCodes }).from(events).where(eq(events.id, eventId))
       return done({
         as_of: asOf,
         released: released.map((r) => r.code),
+        rotating_codes: rotating,
         tickets: rows.map((r) => ({
           ticket_code: r.code!,
           name: r.name,
@@ -513,6 +519,7 @@ export function doorRepository(db: Db) {
           team: r.teamId === null || r.teamName === null ? null : { id: r.teamId, name: r.teamName },
           checked_in_at: r.checkedInAt ? r.checkedInAt.toISOString() : null,
           gate: r.gate,
+          secret: rotating ? r.secret : null,
         })),
       })
     },
@@ -521,7 +528,10 @@ export function doorRepository(db: Db) {
     async checkIn(userId: number, input: { eventId: number; ticketCode: string; scanId: string; gate: string }): Promise<Outcome<ScanAnswer>> {
       const denied = await access(userId, input.eventId)
       if (denied) return refused(denied)
-      return recorded({ ...input, userId }, (tx) => liveCheckIn(tx, input.eventId, input.ticketCode, input.gate, userId))
+      // The text read carries the time code where tickets rotate (issue 25): checked here, then the code alone.
+      const scanned = await screenLive(db, input.eventId, input.ticketCode, input.scanId)
+      if (scanned.expired) return done({ result: 'EXPIRED_CODE' })
+      return recorded({ ...input, ticketCode: scanned.code, userId }, (tx) => liveCheckIn(tx, input.eventId, scanned.code, input.gate, userId))
     },
 
     /** Offline scans: applied in scanned_at order (ties in the order sent), answered in the order sent. */
@@ -529,7 +539,12 @@ export function doorRepository(db: Db) {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       if (scans.length === 0) return done([])
-      return done(await syncScans(userId, eventId, scans))
+      // Each time code checked against its scan's scanned_at (issue 25); the refused ones are answered apart.
+      const screened = await screenScans(db, eventId, scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })))
+      const passing = scans.flatMap((s, i) => (screened[i].expired ? [] : [{ ...s, ticket_code: screened[i].code }]))
+      const decided = passing.length > 0 ? await syncScans(userId, eventId, passing) : []
+      let next = 0
+      return done(scans.map((s, i) => (screened[i].expired ? { result: 'EXPIRED_CODE' as const, scan_id: s.scan_id } : decided[next++])))
     },
 
     /** Undoes a check-in (the volunteer let the wrong person in, or scanned twice by mistake); audited. */

@@ -290,6 +290,8 @@ export function eventsRepository(db: Db) {
               id: mine.id,
               ticket_collected: mine.ticketCollected,
               ticket_code: mine.ticketCode,
+              // The time code's secret (issue 25), only while the event's tickets rotate: printed tickets need none.
+              ticket_secret: ev.rotatingCodes ? mine.ticketSecret : null,
               team,
               checked_in_at: iso(mine.checkedInAt),
               rating: mine.rating,
@@ -300,6 +302,7 @@ export function eventsRepository(db: Db) {
           : false,
         door_checked_in: door !== undefined,
         held_until: held,
+        server_time: new Date().toISOString(),
       }
     },
 

@@ -49,6 +49,7 @@ export interface EventInputValue {
   questions?: { id?: string; label: string; kind: Question['kind']; options?: string[]; required?: boolean }[]
   activity_points?: ActivityPointsInputValue | null
   transfer_closes_minutes?: number | null
+  rotating_codes?: boolean
 }
 
 export interface CouncilInputValue {
@@ -80,6 +81,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     questions: e.questions as Question[],
     activity_points: e.activityPoints ?? null,
     transfer_closes_minutes: e.transferClosesMinutes ?? null,
+    rotating_codes: e.rotatingCodes,
   }
 }
 
@@ -320,6 +322,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           // Activity points (issue 26): the category must be one of the college's, read in this transaction.
           if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)
           if (input.transfer_closes_minutes !== undefined) values.transferClosesMinutes = input.transfer_closes_minutes
+          if (input.rotating_codes !== undefined) values.rotatingCodes = input.rotating_codes
           if (input.questions !== undefined) {
             const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
             values.questions = input.questions.map((q) => {

@@ -129,7 +129,8 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
             councilId: Number(ev.organizer_id),
             eventId,
             before: { holder: userId, transfers: transfers - 1 },
-            after: { holder: friend.id, transfers },
+            // The new code came with a new time-code secret (migration 0016's trigger): the old one stopped working too.
+            after: { holder: friend.id, transfers, secret: 'new' },
           })
           return { to: friend.name, transfers_left: TRANSFERS_PER_TICKET - transfers }
         }),
