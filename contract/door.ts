@@ -96,14 +96,11 @@ export const transferredTicket = doc(
   },
 )
 
-export const expiredCode = doc(
-  z.object({ error: z.literal(true), message: z.string(), result: z.literal('EXPIRED_CODE'), scan_id: z.optional(z.string()) }),
-  {
-    id: 'ExpiredCode',
-    description:
-      'Beyond API.md (issue 25): the event’s tickets rotate and the code read has no time code (typed, or a picture from before), or one outside the current 30-second step and one either side (a screenshot over a minute old), or a wrong one. Answered 410 by check-in; nothing is recorded.',
-  },
-)
+export const expiredCode = doc(z.object({ error: z.literal(true), message: z.string(), result: z.literal('EXPIRED_CODE'), scan_id: z.optional(z.string()) }), {
+  id: 'ExpiredCode',
+  description:
+    'Beyond API.md (issue 25): the event’s tickets rotate and the code read has no time code (typed, or a picture from before), or one outside the current 30-second step and one either side (a screenshot over a minute old), or a wrong one. Answered 410 by check-in; nothing is recorded.',
+})
 
 /** One scan's answer, as check-in answers it (the sync's results carry the scan_id). */
 export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket, expiredCode])

@@ -540,7 +540,11 @@ export function doorRepository(db: Db) {
       if (denied) return refused(denied)
       if (scans.length === 0) return done([])
       // Each time code checked against its scan's scanned_at (issue 25); the refused ones are answered apart.
-      const screened = await screenScans(db, eventId, scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })))
+      const screened = await screenScans(
+        db,
+        eventId,
+        scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })),
+      )
       const passing = scans.flatMap((s, i) => (screened[i].expired ? [] : [{ ...s, ticket_code: screened[i].code }]))
       const decided = passing.length > 0 ? await syncScans(userId, eventId, passing) : []
       let next = 0

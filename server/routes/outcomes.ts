@@ -5,7 +5,7 @@ import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import { POINTS_MESSAGES } from '../../contract/points.ts'
 import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
-import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code.ts'
+import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code-check.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 

@@ -12,25 +12,34 @@ interface Noted {
 
 type Store = Pick<Storage, 'getItem' | 'setItem'>
 
-function noted(store: Store): Noted | null {
+// globalThis's: no localStorage (node tests, a blocked storage) means the phone's own clock.
+function local(): Store | undefined {
   try {
-    return JSON.parse(store.getItem(KEY) ?? 'null') as Noted | null
+    return globalThis.localStorage
+  } catch {
+    return undefined
+  }
+}
+
+function noted(store: Store | undefined): Noted | null {
+  try {
+    return JSON.parse(store?.getItem(KEY) ?? 'null') as Noted | null
   } catch {
     return null
   }
 }
 
 /** Notes the server's time of an answer that has just arrived. */
-export function noteServerTime(serverTime: string | undefined, store: Store = localStorage, now = Date.now()) {
+export function noteServerTime(serverTime: string | undefined, store = local(), now = Date.now()) {
   const at = serverTime ? Date.parse(serverTime) : Number.NaN
   const last = noted(store)
   if (Number.isNaN(at) || (last && last.at >= at)) return
   try {
-    store.setItem(KEY, JSON.stringify({ at, offset: at - now } satisfies Noted))
+    store?.setItem(KEY, JSON.stringify({ at, offset: at - now } satisfies Noted))
   } catch {
     // Storage full or blocked: the phone's own clock is used.
   }
 }
 
 /** Now, by the server's clock as last seen (the phone's own when never seen). */
-export const serverNow = (store: Store = localStorage, now = Date.now()) => now + (noted(store)?.offset ?? 0)
+export const serverNow = (store = local(), now = Date.now()) => now + (noted(store)?.offset ?? 0)

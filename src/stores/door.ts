@@ -73,7 +73,9 @@ export const tickets = signal<Map<string, DoorTicket>>(new Map())
 export const listAsOf = signal<string | null>(null)
 /** The codes of this event's tickets given back, kept with the list: offline, the door says so (issue 22 item 12). */
 const released = signal<Set<string>>(new Set())
-const keptList = (list: DoorTicket[]) => ({ tickets: list, as_of: listAsOf.value, released: [...released.value] })
+/** Whether the event's tickets carry a time code (issue 25), kept with the list: offline, the door checks it. */
+const rotating = signal(false)
+const keptList = (list: DoorTicket[]) => ({ tickets: list, as_of: listAsOf.value, released: [...released.value], rotating_codes: rotating.value })
 export const queue = signal<QueuedScan[]>([])
 export const answer = signal<ShownAnswer | null>(null)
 export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
@@ -99,6 +101,11 @@ export const gateCount = computed(() => {
   for (const t of tickets.value.values()) if (t.checked_in_at && t.gate === gate.value) n += 1
   return n
 })
+
+/** A text read's ticket code: it ends in '-' and the time code where tickets rotate (issue 25; contract/time-code-check). */
+const plainCode = (text: string) => text.replace(/^(.+)-\d{6}$/, '$1')
+/** The offline time-code check and the corrected clock (issue 25), loaded with each list so it is kept for offline use. */
+const timeCheck = () => import('../pages/door/time-check.ts')
 
 const queueKey = () => `queue:${eventId.value}`
 const ticketsKey = () => `tickets:${eventId.value}`
@@ -127,7 +134,7 @@ function dropTicket(code: string) {
   const next = new Map(tickets.value)
   next.delete(code)
   tickets.value = next
-  void idbSet(ticketsKey(), { tickets: [...next.values()], as_of: listAsOf.value })
+  void idbSet(ticketsKey(), keptList([...next.values()]))
 }
 
 async function saveQueue(next: QueuedScan[]) {
@@ -184,7 +191,7 @@ export async function refreshList(): Promise<void> {
     const list = await doorApi.tickets(id)
     if (eventId.value !== id) return
     // Scans still queued here stay checked in on this device until the server has them.
-    const queued = new Map(queue.value.map((s) => [s.ticket_code, s]))
+    const queued = new Map(queue.value.map((s) => [plainCode(s.ticket_code), s]))
     const next = new Map<string, DoorTicket>()
     for (const t of list.tickets) {
       const mine = queued.get(t.ticket_code)
@@ -193,6 +200,8 @@ export async function refreshList(): Promise<void> {
     tickets.value = next
     listAsOf.value = list.as_of
     released.value = new Set(list.released ?? [])
+    rotating.value = !!list.rotating_codes
+    void timeCheck().then((m) => m.noteServerTime(list.as_of)) // this phone's clock, corrected for the time codes
     online.value = true
     await idbSet(ticketsKey(), keptList(list.tickets))
   } catch (error) {
@@ -217,10 +226,11 @@ export async function openDoor(id: number, gateName: string) {
   answer.value = null
   lastCheckIn.value = null
   conflicts.value = []
-  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[] }>(ticketsKey())
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; rotating_codes?: boolean }>(ticketsKey())
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
   released.value = new Set(stored?.released ?? [])
+  rotating.value = !!stored?.rotating_codes
   queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
   if (typeof window !== 'undefined') {
     window.addEventListener('online', onOnline)
@@ -249,7 +259,7 @@ export function closeDoor() {
 }
 
 /** Checks the offline list: who, and whether already in. */
-function offlineAnswer(code: string, scanId: string): ShownAnswer {
+function offlineAnswer(code: string, scanId: string, text = code, at = new Date().toISOString()): ShownAnswer {
   const t = tickets.value.get(code)
   if (!t) {
     const message = released.value.has(code) ? 'This ticket was given back: its code no longer works.' : 'No ticket of this event has this code.'
@@ -267,22 +277,29 @@ function offlineAnswer(code: string, scanId: string): ShownAnswer {
       offline: true,
       code,
     }
-  const at = new Date().toISOString()
   setTicket(code, { checked_in_at: at, gate: gate.value })
-  void saveQueue([...queue.value, { ticket_code: code, scan_id: scanId, gate: gate.value, scanned_at: at }])
+  // The text read, time code and all: the server checks it against scanned_at (issue 25).
+  void saveQueue([...queue.value, { ticket_code: text, scan_id: scanId, gate: gate.value, scanned_at: at }])
   return { error: false, result: 'CHECKED_IN', attendee, checked_in_at: at, offline: true, code }
 }
 
 /** One scan (camera, hardware scanner or typed): the server's answer online, the list's offline. */
 export async function scan(raw: string): Promise<ShownAnswer | null> {
-  const code = raw.trim()
+  // The text read goes to the server as it is; the list knows the ticket code alone (issue 25: `<code>-<time code>`).
+  const text = raw.trim()
+  const code = plainCode(text)
   const id = eventId.value
   if (!code || id === null) return null
   const scanId = uuid()
+  const offlineScan = async () => {
+    const check = await timeCheck().catch(() => null) // never loaded here (no list yet): the list decides, the sync checks
+    const refused = await check?.expiredOffline(text, tickets.value.get(code)?.secret, rotating.value)
+    return refused ?? offlineAnswer(code, scanId, text, check ? new Date(check.serverNow()).toISOString() : undefined)
+  }
   let shown: ShownAnswer
   if (online.value) {
     try {
-      shown = { ...(await doorApi.checkIn({ event_id: id, ticket_code: code, scan_id: scanId, gate: gate.value })), code }
+      shown = { ...(await doorApi.checkIn({ event_id: id, ticket_code: text, scan_id: scanId, gate: gate.value })), code }
       if (shown.result === 'CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: gate.value })
       if (shown.result === 'ALREADY_CHECKED_IN') setTicket(code, { checked_in_at: shown.checked_in_at, gate: shown.gate })
     } catch (error) {
@@ -293,9 +310,9 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
       // No answer, or the server not answering now (502/503/504): the list decides, the scan waits in the queue
       // (its scan_id makes it safe if the first try did reach the server).
       online.value = false
-      shown = offlineAnswer(code, scanId)
+      shown = await offlineScan()
     }
-  } else shown = offlineAnswer(code, scanId)
+  } else shown = await offlineScan()
   if (shown.result === 'CHECKED_IN') lastCheckIn.value = { code, offline: !!shown.offline, scanId }
   doorNotice.value = null
   answer.value = shown
@@ -344,7 +361,7 @@ export function syncNow(): Promise<void> {
       }
       const settled: ShownAnswer[] = []
       results.forEach((r, i) => {
-        const code = chunk[i].ticket_code
+        const code = plainCode(chunk[i].ticket_code)
         if (r.result === 'ALREADY_CHECKED_IN') {
           setTicket(code, { checked_in_at: r.checked_in_at, gate: r.gate })
           settled.push({ ...r, code })
@@ -355,6 +372,11 @@ export function syncNow(): Promise<void> {
         // volunteer hears of it, and this phone's list drops the code so it is not let in again.
         if (r.result === 'TRANSFERRED') {
           dropTicket(code)
+          settled.push({ ...r, code })
+        }
+        // A time code this phone let in and the server did not (issue 25: its clock was off): the ticket is not in.
+        if (r.result === 'EXPIRED_CODE') {
+          setTicket(code, { checked_in_at: null, gate: null })
           settled.push({ ...r, code })
         }
       })

@@ -102,7 +102,10 @@ export async function doorPost(t: TestApp, path: string, body: unknown, auth?: {
 
 /** The text a ticket's barcode carries at `atMs` (issue 25): its code, '-' and the time code of that step (off by `steps`). */
 export async function scannedText(t: TestApp, code: string, atMs = Date.now(), steps = 0) {
-  const [row] = await t.database.db.select({ secret: schema.participants.ticketSecret }).from(schema.participants).where(eq(schema.participants.ticketCode, code))
+  const [row] = await t.database.db
+    .select({ secret: schema.participants.ticketSecret })
+    .from(schema.participants)
+    .where(eq(schema.participants.ticketCode, code))
   if (!row?.secret) throw new Error(`no ticket secret for ${code}`)
   return withTimeCode(code, await timeCode(row.secret, stepOf(atMs) + steps))
 }

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { EXPIRED_CODE_MESSAGE, STEP_MS, stepOf, timeCode, withTimeCode } from '../../contract/time-code.ts'
+import { STEP_MS, stepOf, timeCode, withTimeCode } from '../../contract/time-code.ts'
+import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code-check.ts'
 import { schema } from '../../server/db/index.ts'
 import { DOOR_MESSAGES } from '../../server/routes/outcomes.ts'
 import { doorPost, doorWorld, scannedText, type DoorWorld } from './door-fixtures.ts'
@@ -34,7 +35,10 @@ describe.each(DB_KINDS)('rotating codes on %s', (kind) => {
   const scan = (w: DoorWorld, text: string, scanId: string = randomUUID()) =>
     doorPost(t, 'check-in', { event_id: w.eventId, ticket_code: text, scan_id: scanId, gate: 'North' }, w.users.door.auth)
   const secretOf = async (code: string) => {
-    const [p] = await t.database.db.select({ secret: schema.participants.ticketSecret }).from(schema.participants).where(eq(schema.participants.ticketCode, code))
+    const [p] = await t.database.db
+      .select({ secret: schema.participants.ticketSecret })
+      .from(schema.participants)
+      .where(eq(schema.participants.ticketCode, code))
     return p?.secret ?? null
   }
   const scansOf = async (w: DoorWorld) => t.database.db.select().from(schema.doorScans).where(eq(schema.doorScans.eventId, w.eventId))
@@ -56,7 +60,9 @@ describe.each(DB_KINDS)('rotating codes on %s', (kind) => {
     expect(after).toMatch(/^[0-9a-f]{40}$/)
     expect(after).not.toBe(before)
     await db.execute(sql`UPDATE participants SET ticket_collected = false, ticket_code = NULL WHERE ticket_code = ${`R${w.codes[1]}`}`)
-    const r = (await db.execute(sql`SELECT count(*)::int AS n FROM participants WHERE event_id = ${w.eventId} AND ticket_secret IS NOT NULL AND ticket_code IS NULL`)) as any
+    const r = (await db.execute(
+      sql`SELECT count(*)::int AS n FROM participants WHERE event_id = ${w.eventId} AND ticket_secret IS NOT NULL AND ticket_code IS NULL`,
+    )) as any
     expect(Number((r.rows ?? r)[0].n)).toBe(0)
     // The database itself refuses a code without a secret.
     await expect(db.execute(sql`UPDATE participants SET ticket_secret = NULL WHERE ticket_code = ${w.codes[2]}`)).rejects.toThrow()
@@ -175,7 +181,7 @@ describe.each(DB_KINDS)('rotating codes on %s', (kind) => {
     expect(old.status).toBe(404)
     expect(old.body.result).toBe('TRANSFERRED')
     // The old secret's time code on the friend's new code: wrong.
-    expect((await scan(w, withTimeCode(friend.ticketCode!, await timeCode(oldSecret!, stepOf(now)))))).toMatchObject({ status: 410, body: EXPIRED })
+    expect(await scan(w, withTimeCode(friend.ticketCode!, await timeCode(oldSecret!, stepOf(now))))).toMatchObject({ status: 410, body: EXPIRED })
     expect((await scan(w, await scannedText(t, friend.ticketCode!, now))).status).toBe(200)
     const [entry] = await t.database.db
       .select()
