@@ -105,7 +105,7 @@ export const gateCount = computed(() => {
 /** A text read's ticket code: it ends in '-' and the time code where tickets rotate (issue 25; contract/time-code-check). */
 const plainCode = (text: string) => text.replace(/^(.+)-\d{6}$/, '$1')
 /** The offline time-code check and the corrected clock (issue 25), loaded with each list so it is kept for offline use. */
-const timeCheck = () => import('../pages/door/time-check.ts')
+const timeCheck = () => import('../lib/door-time-check.ts')
 
 const queueKey = () => `queue:${eventId.value}`
 const ticketsKey = () => `tickets:${eventId.value}`
