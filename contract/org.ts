@@ -74,7 +74,7 @@ function text(field: string, max: number, options: { required?: boolean } = {}) 
 }
 
 /** Ticket transfer's cut-off (issue 25), in minutes before the first date: at most a week. */
-export const TRANSFER_CLOSES_MAX = 10080
+export const TRANSFER_CLOSES_MAX = EVENT_LIMITS.transfer_closes
 
 function wholeNumber(field: string, min: number, max: number) {
   const message = `${field} must be a whole number from ${min} to ${max}`
