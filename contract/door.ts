@@ -172,7 +172,10 @@ export const DOOR_CALLS = {
         'ALREADY_CHECKED_IN (when and at which gate); NOT_CHECKED_IN (a repeated scan_id whose check-in was undone); or the scan_id was already used for another ticket.',
         z.union([alreadyCheckedIn, notCheckedIn, apiError]),
       ),
-      410: refusal('EXPIRED_CODE (issue 25): the time code is missing, wrong, or outside the current 30-second step and one either side.', expiredCode),
+      410: refusal(
+        'EXPIRED_CODE (issue 25): the time code is missing, wrong, or outside the current 30-second step and one either side.',
+        z.union([expiredCode, apiError]),
+      ),
     },
   },
   undoCheckIn: {
