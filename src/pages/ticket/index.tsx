@@ -93,7 +93,8 @@ export default function Ticket() {
             Checked in at {formatIST(p.checked_in_at, '{h}:{mm} {A}')}
           </p>
         )}
-        <TicketBarcode code={p.ticket_code} secret={p.ticket_secret} />
+        {/* Just claimed, its secret not known yet (issue 25): the barcode waits for the ticket's fetch under way. */}
+        {!(p.ticket_secret === undefined && eventDetail.loading.value) && <TicketBarcode code={p.ticket_code} secret={p.ticket_secret} />}
         {!p.checked_in_at && TRANSFER_STATES.has(event.state) && <GiveToFriend eventId={event.id} />}
       </div>
     </article>
