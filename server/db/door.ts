@@ -507,7 +507,8 @@ export function doorRepository(db: Db) {
         .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), isNotNull(participants.ticketCode)))
         .orderBy(asc(participants.id))
       const released = await db.select({ code: releasedTickets.ticketCode }).from(releasedTickets).where(eq(releasedTickets.eventId, eventId))
-      const [{ rotating }] = await db.select({ rotating: events.rotatingCodes }).from(events).where(eq(events.id, eventId))
+      const [event] = await db.select({ rotating: events.rotatingCodes }).from(events).where(eq(events.id, eventId))
+      const rotating = event?.rotating ?? true
       return done({
         as_of: asOf,
         released: released.map((r) => r.code),
