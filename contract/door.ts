@@ -121,6 +121,12 @@ export const transferredTicket = doc(
   },
 )
 
+export const expiredCode = doc(z.object({ error: z.literal(true), message: z.string(), result: z.literal('EXPIRED_CODE'), scan_id: z.optional(z.string()) }), {
+  id: 'ExpiredCode',
+  description:
+    'Beyond API.md (issue 25): the event’s tickets rotate and the code read has no time code (typed, or a picture from before), or one outside the current 30-second step and one either side (a screenshot over a minute old), or a wrong one. Answered 410 by check-in; nothing is recorded.',
+})
+
 export const checkedOut = doc(
   z.object({ error: z.literal(false), result: z.literal('CHECKED_OUT'), attendee, checked_out_at: z.string(), scan_id: z.optional(z.string()), day }),
   { id: 'CheckedOut', description: 'Beyond API.md (issue 25 item 3): scanned out on an event with re-entry; the ticket can come in again today.' },
@@ -136,7 +142,7 @@ export const notInside = doc(
 )
 
 /** One scan's answer, as check-in (or check-out) answers it (the sync's results carry the scan_id). */
-export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket, checkedOut, notInside])
+export const scanResult = z.union([checkedIn, alreadyCheckedIn, unknownTicket, notCheckedIn, transferredTicket, checkedOut, notInside, expiredCode])
 
 /** Which way a scan goes through the gate (issue 25 item 3): OUT only on an event with re-entry. */
 export const DIRECTIONS = ['IN', 'OUT'] as const
@@ -181,6 +187,8 @@ export const doorTicket = doc(
     admissions: z.optional(z.array(doorAdmission)),
     /** Beyond API.md (issue 25 item 4): the holder's answers to the questions marked "show at the door"; absent when none. */
     door_answers: z.optional(z.array(doorAnswer)),
+    /** Beyond API.md (issue 25): the secret of the ticket's time code (contract/time-code.ts); null when the event's tickets do not rotate. */
+    secret: z.optional(z.nullable(z.string())),
   }),
   { id: 'DoorTicket' },
 )
@@ -206,10 +214,17 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read. Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12); `days` and `reentry`, so the device applies the per-day and re-entry rules offline (issue 25 item 3).',
+      'Every ticket of the event, for a door device to check offline; `as_of` is when the list was read (the device corrects its clock by it). Beyond API.md: `released`, the codes of its tickets given back (issue 22 item 12); `days` and `reentry`, so the device applies the per-day and re-entry rules offline (issue 25 item 3); `rotating_codes`, whether its tickets show a code that changes every 30 s, each ticket then with its `secret` (issue 25 item 1).',
     body: fields(eventRef),
     answers: {
-      200: ok({ tickets: z.array(doorTicket), as_of: z.string(), released: z.array(z.string()), days: z.array(doorDay), reentry: z.boolean() }),
+      200: ok({
+        tickets: z.array(doorTicket),
+        as_of: z.string(),
+        released: z.array(z.string()),
+        days: z.array(doorDay),
+        reentry: z.boolean(),
+        rotating_codes: z.optional(z.boolean()),
+      }),
       ...bearer(403, 404),
     },
   },
@@ -219,7 +234,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Checks a ticket in. A repeated scan_id answers the ticket’s state now: its first answer while the check-in it made stands (ALREADY_CHECKED_IN when another scan’s does, NOT_CHECKED_IN once it was undone); any number of gates scanning one ticket at once give one CHECKED_IN. Another event’s ticket is named in the 404’s message only when the caller may see that event.',
+      'Checks a ticket in. Where the event’s tickets rotate (issue 25), `ticket_code` is the text read: the ticket code, `-` and its time code, checked by the server’s clock (EXPIRED_CODE, 410, when missing, wrong or over a step old). A repeated scan_id answers the ticket’s state now: its first answer while the check-in it made stands (ALREADY_CHECKED_IN when another scan’s does, NOT_CHECKED_IN once it was undone); any number of gates scanning one ticket at once give one CHECKED_IN. Another event’s ticket is named in the 404’s message only when the caller may see that event.',
     body: fields({ ...eventRef, ticket_code: ticketCode, scan_id: scanId, gate }),
     answers: {
       200: checkedIn,
@@ -231,6 +246,10 @@ export const DOOR_CALLS = {
       409: refusal(
         'ALREADY_CHECKED_IN (when and at which gate); NOT_CHECKED_IN (a repeated scan_id whose check-in was undone); or the scan_id was already used for another ticket.',
         z.union([alreadyCheckedIn, notCheckedIn, apiError]),
+      ),
+      410: refusal(
+        'EXPIRED_CODE (issue 25): the time code is missing, wrong, or outside the current 30-second step and one either side.',
+        z.union([expiredCode, apiError]),
       ),
     },
   },
@@ -250,6 +269,7 @@ export const DOOR_CALLS = {
         'NOT_INSIDE: the ticket is not in today, or the event has no re-entry (the message says which); or the scan_id was already used for another ticket.',
         z.union([notInside, apiError]),
       ),
+      410: refusal('EXPIRED_CODE, as for check-in: a scan out reads the same barcode.', z.union([expiredCode, apiError])),
     },
   },
   undoCheckIn: {
@@ -267,7 +287,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite). Beyond API.md (issue 25 item 3): each scan counts for the event day of its scanned_at (one check-in per ticket and day); `direction` OUT scans out on an event with re-entry, in scanned_at order with the ins.',
+      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; a time code (issue 25 item 1) is checked against its scanned_at; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at outside the ticket’s door window (before the ticket was collected, or after now) counts as its nearest end; a check-in whose time or gate a sync rewrites is audited (door.rewrite). Beyond API.md (issue 25 item 3): each scan counts for the event day of its scanned_at (one check-in per ticket and day); `direction` OUT scans out on an event with re-entry, in scanned_at order with the ins.',
     body: fields({
       ...eventRef,
       scans: z

@@ -65,6 +65,11 @@ export const detailParticipant = z.object({
   id: z.int(),
   ticket_collected: z.boolean(),
   ticket_code: z.nullable(z.string()),
+  /**
+   * Beyond API.md (issue 25): the secret of the ticket's time code (contract/time-code.ts), 40 hex digits; null
+   * without a ticket or when the event's tickets do not rotate (`rotating_codes` off: printed tickets).
+   */
+  ticket_secret: z.optional(z.nullable(z.string())),
   team: z.nullable(team),
   /** When the door scanned the ticket; null until then. */
   checked_in_at: dateTime,
@@ -179,6 +184,8 @@ export const eventDetail = doc(
      * then ('Tickets are sold out.'); the student it is held for sees it in `Participant.waitlist.offer_expires_at`.
      */
     held_until: z.optional(dateTime),
+    /** Beyond API.md (issue 25): when the server made this answer; the app corrects the phone's clock by it for the ticket's time code. */
+    server_time: z.optional(z.string()),
   }),
   { id: 'EventDetail', description: '`ticket_code` is null until a ticket is collected.' },
 )

@@ -20,6 +20,8 @@ export const EVENT_LIMITS = {
   question_id: 40,
   /** A fair opening's draw window, in seconds (issue 24). */
   fair_window: 3600,
+  /** Ticket transfer's cut-off (issue 25), in minutes before the first date: at most a week. */
+  transfer_closes: 10_080,
 } as const
 
 /** The draw window a new ticketed event gets when its organiser says nothing (issue 24), in seconds. */

@@ -75,7 +75,7 @@ function text(field: string, max: number, options: { required?: boolean } = {}) 
 }
 
 /** Ticket transfer's cut-off (issue 25), in minutes before the first date: at most a week. */
-export const TRANSFER_CLOSES_MAX = 10080
+export const TRANSFER_CLOSES_MAX = EVENT_LIMITS.transfer_closes
 
 function wholeNumber(field: string, min: number, max: number) {
   const message = `${field} must be a whole number from ${min} to ${max}`
@@ -241,6 +241,8 @@ export const eventInputShape = {
   transfer_closes_minutes: z.optional(z.nullable(wholeNumber('transfer_closes_minutes', 0, TRANSFER_CLOSES_MAX))),
   /** Re-entry (issue 25 item 3, contract/admission.ts): the door scans out and in; false (the default): one entry a day. */
   reentry: z.optional(flag('reentry')),
+  /** A code that changes every 30 s (issue 25, contract/time-code.ts); false for printed tickets, whose plain code the door then accepts. Default true. */
+  rotating_codes: z.optional(z.boolean({ error: 'rotating_codes must be true or false' })),
 }
 
 /**
@@ -327,6 +329,8 @@ export const orgEvent = doc(
     transfer_closes_minutes: z.nullable(z.int()),
     /** Re-entry (issue 25 item 3): the door scans out and in. */
     reentry: z.boolean(),
+    /** Issue 25: whether its tickets show a code that changes every 30 s (false: printed tickets, the plain code). */
+    rotating_codes: z.boolean(),
     counts: eventCounts,
     /** Beyond API.md (issue 24): a fair opening's result once drawn (the seed and entrants are in fair_start); null before. */
     draw: z.nullable(z.object({ winners: z.int(), waitlisted: z.int() })),

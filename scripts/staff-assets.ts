@@ -1,6 +1,7 @@
-// The files only organisers and door volunteers load (issues 11 and 12): the lazy routes under /manage and /door,
-// what only they import, and the scanner's worker. A student's phone never needs them, so the service worker does
-// not precache them and the budget counts them apart from the student's total (budget.json `staffTotal`).
+// The files only organisers and door volunteers load (issues 11 and 12): the lazy routes under /manage and /door
+// (and src/lib/door-*.ts, which the door loads lazily), what only they import, and the scanner's worker. A student's
+// phone never needs them, so the service worker does not precache them and the budget counts them apart from the
+// student's total (budget.json `staffTotal`).
 export interface StaffManifestChunk {
   file: string
   src?: string
@@ -10,7 +11,8 @@ export interface StaffManifestChunk {
   css?: string[]
 }
 
-const STAFF_ROUTE = /^src\/pages\/(manage|door)\//
+// With the door's own modules it loads lazily (src/lib/door-*.ts: issue 25's offline time-code check).
+const STAFF_ROUTE = /^src\/(pages\/(manage|door)\/|lib\/door-)/
 
 /** Asset paths (relative to dist, no leading slash) that only the staff screens load. */
 export function staffAssets(manifest: Record<string, StaffManifestChunk>, distFiles: string[] = []): Set<string> {

@@ -4,6 +4,7 @@
 // ticket already let in (expect 409 ALREADY_CHECKED_IN) and a few retries of a scan with the same scan_id (a
 // lost answer; expect the first answer again). Sends its timings back to the parent and exits.
 import { randomUUID } from 'node:crypto'
+import { stepOf, timeCode, withTimeCode } from '../../contract/time-code.ts'
 
 export interface GateJob {
   url: string
@@ -11,6 +12,8 @@ export interface GateJob {
   eventId: number
   gate: string
   codes: string[]
+  /** Each code's time-code secret (issue 25): the barcode read carries the time code, which the server checks. */
+  secrets: string[]
   thinkMs: [number, number]
   burstEvery: number
   burstSize: number
@@ -61,11 +64,14 @@ async function checkIn(job: GateJob, ticketCode: string, scanId: string): Promis
   }
 }
 
+/** What the camera reads off ticket `i`'s screen now (made on the student's phone: not timed). */
+const shown = async (job: GateJob, i: number) => withTimeCode(job.codes[i], await timeCode(job.secrets[i], stepOf(Date.now())))
+
 async function run(job: GateJob): Promise<GateReport> {
   // Warm-up: codes of no ticket (404, nothing recorded) open the connection and load the path; not counted.
   for (let i = 0; i < 5; i++) await checkIn(job, `WARMUP-${job.gate}-${i}`, randomUUID())
   const timings: Timing[] = []
-  const admitted: string[] = []
+  const admitted: number[] = []
   const started = performance.now()
   let inBurst = 0
   for (let i = 0; i < job.codes.length; i++) {
@@ -73,19 +79,19 @@ async function run(job: GateJob): Promise<GateReport> {
     if (inBurst > 0) inBurst--
     else await sleep(job.thinkMs[0] + Math.random() * (job.thinkMs[1] - job.thinkMs[0]))
     const scanId = randomUUID()
-    const a = await checkIn(job, job.codes[i], scanId)
+    const read = await shown(job, i)
+    const a = await checkIn(job, read, scanId)
     timings.push({ kind: 'scan', ...a, expected: a.status === 200 && a.result === 'CHECKED_IN' })
-    if (a.status === 200) admitted.push(job.codes[i])
+    if (a.status === 200) admitted.push(i)
     if (i % job.retryEvery === job.retryEvery - 1) {
       // The phone lost the answer and sends the same scan again: the first answer, not ALREADY_CHECKED_IN.
-      const r = await checkIn(job, job.codes[i], scanId)
+      const r = await checkIn(job, read, scanId)
       timings.push({ kind: 'retry', ...r, expected: r.status === a.status && r.result === a.result })
     }
     if (i % job.rescanEvery === Math.floor(job.rescanEvery / 2) && admitted.length > 1) {
       // Someone hands back a ticket that is already in (a screenshot passed on): a new scan, refused.
       await sleep(job.thinkMs[0])
-      const code = admitted[Math.floor(Math.random() * (admitted.length - 1))]
-      const r = await checkIn(job, code, randomUUID())
+      const r = await checkIn(job, await shown(job, admitted[Math.floor(Math.random() * (admitted.length - 1))]), randomUUID())
       timings.push({ kind: 'rescan', ...r, expected: r.status === 409 && r.result === 'ALREADY_CHECKED_IN' })
     }
   }

@@ -43,7 +43,7 @@ const JWT_SECRET = randomBytes(32).toString('base64url')
 const dbs = databases(ADMIN_URL, 'door')
 
 /** Migrates, then a council, the event, the students with their tickets and one volunteer per gate. */
-async function seed(url: string): Promise<{ eventId: number; codes: string[]; volunteers: number[] }> {
+async function seed(url: string): Promise<{ eventId: number; codes: string[]; secrets: string[]; volunteers: number[] }> {
   const database = await openDatabase({ url, max: 2 })
   const db = database.db
   const [council] = await db.insert(schema.councils).values({ slug: 'bench', name: 'Bench Council' }).returning({ id: schema.councils.id })
@@ -62,6 +62,8 @@ async function seed(url: string): Promise<{ eventId: number; codes: string[]; vo
   const unique = new Set<string>()
   while (unique.size < TICKETS) unique.add(newTicketCode())
   const codes = [...unique]
+  // Each ticket's time-code secret (issue 25), written with it (the trigger keeps a secret given), so the gates know them.
+  const secrets = codes.map(() => randomBytes(20).toString('hex'))
   for (let i = 0; i < TICKETS; i += 500) {
     const rows = await db
       .insert(schema.users)
@@ -77,7 +79,16 @@ async function seed(url: string): Promise<{ eventId: number; codes: string[]; vo
     const now = new Date()
     await db
       .insert(schema.participants)
-      .values(rows.map((r, j) => ({ eventId: event.id, userId: r.id, ticketCollected: true, ticketCode: codes[i + j], ticketCollectedAt: now })))
+      .values(
+        rows.map((r, j) => ({
+          eventId: event.id,
+          userId: r.id,
+          ticketCollected: true,
+          ticketCode: codes[i + j],
+          ticketSecret: secrets[i + j],
+          ticketCollectedAt: now,
+        })),
+      )
   }
   const staff = await db
     .insert(schema.users)
@@ -85,7 +96,7 @@ async function seed(url: string): Promise<{ eventId: number; codes: string[]; vo
     .returning({ id: schema.users.id })
   await db.insert(schema.eventStaff).values(staff.map((s) => ({ eventId: event.id, userId: s.id })))
   await database.close()
-  return { eventId: event.id, codes, volunteers: staff.map((s) => s.id) }
+  return { eventId: event.id, codes, secrets, volunteers: staff.map((s) => s.id) }
 }
 
 function runGate(job: GateJob): Promise<GateReport> {
@@ -135,7 +146,7 @@ const databaseUrl = await dbs.fresh()
 let server: Child | undefined
 let exitCode = 0
 try {
-  const { eventId, codes, volunteers } = await seed(databaseUrl)
+  const { eventId, codes, secrets, volunteers } = await seed(databaseUrl)
   // The built app too, for the express lanes' door page.
   server = await spawnServer(databaseUrl, { JWT_SECRET, LOG_LEVEL: 'warn', ...(EXPRESS && { STATIC_DIR: join(process.cwd(), 'dist') }) })
   const sign = accessTokens(new TextEncoder().encode(JWT_SECRET)).sign
@@ -147,6 +158,7 @@ try {
       eventId,
       gate: `Gate ${g + 1}`,
       codes: codes.slice(g * perGate, (g + 1) * perGate),
+      secrets: secrets.slice(g * perGate, (g + 1) * perGate),
       thinkMs: THINK_MS,
       burstEvery: 50,
       burstSize: 10,

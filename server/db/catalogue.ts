@@ -5,6 +5,7 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import * as z from 'zod/mini'
 import { EVENT_STATES, PHONE_DIGITS, REGISTRATION_TYPES } from '../../contract/constants.ts'
+import { TRANSFER_CLOSES_MAX } from '../../contract/org.ts'
 import type { Db } from './index.ts'
 import { councils, events, participants } from './schema.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
@@ -164,6 +165,20 @@ const eventSchema = z
         ),
         null,
       ),
+      // Issue 25: transfers close this many minutes before the first date (null: open until check-in); tickets
+      // show a code that changes every 30 s unless rotating_codes is false (printed tickets).
+      transfer_closes_minutes: z._default(
+        z.nullable(
+          z
+            .int({ error: `must be a whole number of minutes from 0 to ${TRANSFER_CLOSES_MAX}, or null` })
+            .check(
+              z.gte(0, `must be a whole number of minutes from 0 to ${TRANSFER_CLOSES_MAX}, or null`),
+              z.lte(TRANSFER_CLOSES_MAX, `must be a whole number of minutes from 0 to ${TRANSFER_CLOSES_MAX}, or null`),
+            ),
+        ),
+        null,
+      ),
+      rotating_codes: z._default(z.boolean({ error: 'must be true or false' }), true),
     },
     { error: (iss) => (iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be an object') },
   )
@@ -429,6 +444,8 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
             ticketCount: e.ticket_count,
             reentry: e.reentry,
             activityPoints: e.activity_points,
+            transferClosesMinutes: e.transfer_closes_minutes,
+            rotatingCodes: e.rotating_codes,
             // A new event's draw window goes in with the row, so that one imported straight into TICKET_OPEN opens
             // with it like any other (the events_fair_window trigger sets draw_at = now() + window on insert). A
             // stored event keeps its own: these two are not in the update below.
@@ -462,6 +479,8 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
                 'ticketCount',
                 'reentry',
                 'activityPoints',
+                'transferClosesMinutes',
+                'rotatingCodes',
               ] as const
             ).map((k) => [k, sql.raw(`excluded."${events[k].name}"`)]),
           ),

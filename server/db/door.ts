@@ -44,6 +44,7 @@ import {
 } from './schema.ts'
 import { done, refused, type Outcome, type Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
+import { screenLive, screenScans } from './time-codes.ts'
 
 /** What one scan answered, as stored with its scan_id (the routes add the status and the message). */
 export type ScanAnswer =
@@ -58,6 +59,8 @@ export type ScanAnswer =
   | { result: 'NOT_CHECKED_IN'; attendee: Attendee }
   /** A code that stopped working when its ticket was given to a friend (issue 25): the friend holds a new one. */
   | { result: 'TRANSFERRED' }
+  /** A rotating ticket's time code missing, wrong or over a step old (issue 25, server/db/time-codes.ts): nothing recorded. */
+  | { result: 'EXPIRED_CODE' }
 
 /** The answers of a scan out (issue 25 item 3). */
 const isOut = (a: ScanAnswer) => a.result === 'CHECKED_OUT' || a.result === 'NOT_INSIDE'
@@ -648,11 +651,13 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
     async tickets(
       userId: number,
       eventId: number,
-    ): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[]; days: DoorDay[]; reentry: boolean }>> {
+    ): Promise<Outcome<{ tickets: DoorTicket[]; as_of: string; released: string[]; days: DoorDay[]; reentry: boolean; rotating_codes: boolean }>> {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       const asOf = new Date().toISOString()
-      const [event] = await db.select({ questions: events.questions }).from(events).where(eq(events.id, eventId))
+      const [event] = await db.select({ questions: events.questions, rotating: events.rotatingCodes }).from(events).where(eq(events.id, eventId))
+      // An event gone between the access check and this read keeps rotation on rather than failing.
+      const rotating = event?.rotating ?? true
       const rows = await db
         .select({
           id: participants.id,
@@ -664,6 +669,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
           teamName: teams.name,
           checkedInAt: participants.checkedInAt,
           gate: participants.checkedInGate,
+          secret: participants.ticketSecret,
         })
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))
@@ -687,6 +693,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
         released: released.map((r) => r.code),
         days,
         reentry,
+        rotating_codes: rotating,
         tickets: rows.map((r) => {
           const shown = doorAnswersOf(event?.questions ?? [], r.answers)
           return {
@@ -698,6 +705,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
             gate: r.gate,
             ...(perDay ? { admissions: admitted.get(r.id) ?? [] } : {}),
             ...(shown.length > 0 && { door_answers: shown }),
+            secret: rotating ? r.secret : null,
           }
         }),
       })
@@ -707,14 +715,24 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
     async checkIn(userId: number, input: { eventId: number; ticketCode: string; scanId: string; gate: string }): Promise<Outcome<ScanAnswer>> {
       const denied = await access(userId, input.eventId)
       if (denied) return refused(denied)
-      return recorded({ ...input, userId, direction: 'IN' }, (tx) => liveScan(tx, { ...input, userId }, 'IN'))
+      // The text read carries the time code where tickets rotate (issue 25 item 1): checked here, then the code alone.
+      const scanned = await screenLive(db, input.eventId, input.ticketCode, input.scanId)
+      if (scanned.expired) return done({ result: 'EXPIRED_CODE' })
+      return recorded({ ...input, ticketCode: scanned.code, userId, direction: 'IN' }, (tx) =>
+        liveScan(tx, { ...input, ticketCode: scanned.code, userId }, 'IN'),
+      )
     },
 
     /** Scans a ticket out, on an event with re-entry (issue 25 item 3); the scan_id makes it safe to repeat. */
     async checkOut(userId: number, input: { eventId: number; ticketCode: string; scanId: string; gate: string }): Promise<Outcome<ScanAnswer>> {
       const denied = await access(userId, input.eventId)
       if (denied) return refused(denied)
-      return recorded({ ...input, userId, direction: 'OUT' }, (tx) => liveScan(tx, { ...input, userId }, 'OUT'))
+      // A scan out reads the same barcode: its time code is checked as a scan in's (issue 25 item 1).
+      const scanned = await screenLive(db, input.eventId, input.ticketCode, input.scanId)
+      if (scanned.expired) return done({ result: 'EXPIRED_CODE' })
+      return recorded({ ...input, ticketCode: scanned.code, userId, direction: 'OUT' }, (tx) =>
+        liveScan(tx, { ...input, ticketCode: scanned.code, userId }, 'OUT'),
+      )
     },
 
     /** Offline scans: applied in scanned_at order (ties in the order sent), answered in the order sent. */
@@ -722,7 +740,16 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
       const denied = await access(userId, eventId)
       if (denied) return refused(denied)
       if (scans.length === 0) return done([])
-      return done(await syncScans(userId, eventId, scans))
+      // Each time code checked against its scan's scanned_at (issue 25); the refused ones are answered apart.
+      const screened = await screenScans(
+        db,
+        eventId,
+        scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })),
+      )
+      const passing = scans.flatMap((s, i) => (screened[i].expired ? [] : [{ ...s, ticket_code: screened[i].code }]))
+      const decided = passing.length > 0 ? await syncScans(userId, eventId, passing) : []
+      let next = 0
+      return done(scans.map((s, i) => (screened[i].expired ? { result: 'EXPIRED_CODE' as const, scan_id: s.scan_id } : decided[next++])))
     },
 
     /** Undoes a check-in (the volunteer let the wrong person in, or scanned twice by mistake); audited. */

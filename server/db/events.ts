@@ -290,6 +290,8 @@ export function eventsRepository(db: Db) {
               id: mine.id,
               ticket_collected: mine.ticketCollected,
               ticket_code: mine.ticketCode,
+              // The time code's secret (issue 25), only while the event's tickets rotate: printed tickets need none.
+              ticket_secret: ev.rotatingCodes ? mine.ticketSecret : null,
               team,
               checked_in_at: iso(mine.checkedInAt),
               rating: mine.rating,
@@ -302,6 +304,7 @@ export function eventsRepository(db: Db) {
         held_until: held,
         // Said only when on (issue 25 item 3): the detail reads as before for every other event.
         ...(ev.reentry ? { reentry: true } : {}),
+        server_time: new Date().toISOString(),
       }
     },
 

@@ -51,6 +51,7 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     activity_points: e.activityPoints ?? null,
     transfer_closes_minutes: e.transferClosesMinutes ?? null,
     reentry: e.reentry,
+    rotating_codes: e.rotatingCodes,
   }
 }
 
@@ -295,6 +296,7 @@ export function orgRepository(db: Db, lifecycle?: Lifecycle) {
           if (input.activity_points !== undefined) values.activityPoints = await activityPointsOf(tx, input.activity_points)
           if (input.transfer_closes_minutes !== undefined) values.transferClosesMinutes = input.transfer_closes_minutes
           if (input.reentry !== undefined) values.reentry = input.reentry
+          if (input.rotating_codes !== undefined) values.rotatingCodes = input.rotating_codes
           if (input.questions !== undefined) {
             const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
             values.questions = input.questions.map((q) => {

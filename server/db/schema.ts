@@ -143,6 +143,8 @@ export const events = pgTable(
     transferClosesMinutes: integer('transfer_closes_minutes'),
     /** Re-entry (migration 0017, issue 25 item 3): the door scans out and in; false: one entry a day. */
     reentry: boolean('reentry').notNull().default(false),
+    /** Tickets show a code that changes every 30 s (migration 0016, issue 25); false for printed tickets. */
+    rotatingCodes: boolean('rotating_codes').notNull().default(true),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -233,6 +235,8 @@ export const participants = pgTable(
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
     /** How often the place this student holds changed hands (migration 0015, issue 25): it moves with the place, at most 2. */
     ticketTransfers: smallint('ticket_transfers').notNull().default(0),
+    /** The secret of the ticket's time code (migration 0016, issue 25): 40 hex digits, new with every ticket code (a trigger). */
+    ticketSecret: text('ticket_secret'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -249,6 +253,7 @@ export const participants = pgTable(
       'participants_ticket_has_code',
       sql`(${t.ticketCollected} AND ${t.ticketCode} IS NOT NULL) OR (NOT ${t.ticketCollected} AND ${t.ticketCode} IS NULL)`,
     ),
+    check('participants_ticket_has_secret', sql`(${t.ticketCode} IS NULL) = (${t.ticketSecret} IS NULL)`),
   ],
 )
 

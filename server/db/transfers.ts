@@ -3,7 +3,8 @@
 // under the event's row lock (the lock order of claims and give-backs): the holder's code stops working at once,
 // the friend gets a new code, tickets_sold does not move (the participants trigger takes one off and puts one
 // back), a place held for the friend on the waitlist goes to the next in line, the old code is kept so the door can
-// answer TRANSFERRED for it, and the move is audited. A place changes hands at most TRANSFERS_PER_TICKET times.
+// answer TRANSFERRED for it, and the move is audited. The friend's new code comes with a new time-code secret
+// (migration 0016's trigger): the holder's old time codes stop working with the old code. A place changes hands at most TRANSFERS_PER_TICKET times.
 import { sql } from 'drizzle-orm'
 import { DOOR_STATES } from '../../contract/door.ts'
 import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
@@ -129,7 +130,8 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
             councilId: Number(ev.organizer_id),
             eventId,
             before: { holder: userId, transfers: transfers - 1 },
-            after: { holder: friend.id, transfers },
+            // The new code came with a new time-code secret (migration 0016's trigger): the old one stopped working too.
+            after: { holder: friend.id, transfers, secret: 'new' },
           })
           return { to: friend.name, transfers_left: TRANSFERS_PER_TICKET - transfers }
         }),

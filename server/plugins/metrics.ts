@@ -19,7 +19,7 @@ import type { Refusal } from '../db/outcomes.ts'
 export type ShedReason = 'in_flight' | 'queue_delay' | 'event_loop' | 'closing'
 
 /** The door's answers to a scan, as counted. */
-type CheckInResult = 'CHECKED_IN' | 'ALREADY_CHECKED_IN' | 'UNKNOWN_TICKET' | 'NOT_CHECKED_IN' | 'TRANSFERRED' | 'CHECKED_OUT' | 'NOT_INSIDE'
+type CheckInResult = 'CHECKED_IN' | 'ALREADY_CHECKED_IN' | 'UNKNOWN_TICKET' | 'NOT_CHECKED_IN' | 'TRANSFERRED' | 'CHECKED_OUT' | 'NOT_INSIDE' | 'EXPIRED_CODE'
 
 export interface Metrics {
   registry: Registry
@@ -56,7 +56,7 @@ export function createMetrics({ processMetrics = true }: { processMetrics?: bool
   })
   const checkIns = new Counter({
     name: 'campus_check_ins_total',
-    help: 'Scans answered at the door, by result (CHECKED_IN, ALREADY_CHECKED_IN, UNKNOWN_TICKET, NOT_CHECKED_IN: a repeated scan whose check-in was undone, TRANSFERRED: an old code of a ticket given to a friend, CHECKED_OUT and NOT_INSIDE: scans out on an event with re-entry) and via (scan: online; sync: a device’s offline queue).',
+    help: 'Scans answered at the door, by result (CHECKED_IN, ALREADY_CHECKED_IN, UNKNOWN_TICKET, NOT_CHECKED_IN: a repeated scan whose check-in was undone, TRANSFERRED: an old code of a ticket given to a friend, CHECKED_OUT and NOT_INSIDE: scans out on an event with re-entry, EXPIRED_CODE: a time code missing or over a step old) and via (scan: online; sync: a device’s offline queue).',
     labelNames: ['result', 'via'] as const,
     registers: [registry],
   })

@@ -9,7 +9,7 @@ import { DOOR_MESSAGES, valueOf } from './outcomes.ts'
 /** The event day of an answer, on a multi-day event (issue 25 item 3). */
 const days = (answer: { day?: string }) => (answer.day !== undefined ? { day: answer.day } : {})
 
-/** A scan's answer on the wire, with its status: 200 CHECKED_IN, 409 ALREADY_CHECKED_IN or NOT_CHECKED_IN, 404 UNKNOWN_TICKET or TRANSFERRED. */
+/** A scan's answer on the wire, with its status: 200 CHECKED_IN or CHECKED_OUT, 409 ALREADY_CHECKED_IN, NOT_CHECKED_IN or NOT_INSIDE, 404 UNKNOWN_TICKET or TRANSFERRED, 410 EXPIRED_CODE. */
 export function scanReply(answer: ScanAnswer) {
   switch (answer.result) {
     case 'CHECKED_IN':
@@ -60,6 +60,8 @@ export function scanReply(answer: ScanAnswer) {
       }
     case 'TRANSFERRED':
       return { status: 404 as const, body: { error: true as const, message: DOOR_MESSAGES.transferred, result: answer.result } }
+    case 'EXPIRED_CODE':
+      return { status: 410 as const, body: { error: true as const, message: DOOR_MESSAGES.expiredCode, result: answer.result } }
     default:
       return {
         status: 404 as const,

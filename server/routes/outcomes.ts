@@ -5,6 +5,7 @@ import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import { POINTS_MESSAGES } from '../../contract/points.ts'
 import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
+import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code-check.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -60,6 +61,7 @@ export const DOOR_MESSAGES = {
   scanIdReused: 'This scan_id was already used for another ticket: make a new one for each scan.',
   unknownTicket: 'No ticket of this event has this code.',
   transferred: 'This ticket was given to a friend: this code no longer works. The friend’s ticket has a new code.',
+  expiredCode: EXPIRED_CODE_MESSAGE,
   notCheckedIn: 'This ticket is not checked in.',
   alreadyCheckedIn: 'This ticket is already checked in.',
   checkedIn: 'Checked in.',

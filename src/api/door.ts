@@ -1,6 +1,6 @@
 // The door's calls (API.md Part 2 "At the door"), typed from the contract. Imported only by the door store, so
-// nothing here reaches a student's first load. A check-in's 409 and 404 carry the answer (ALREADY_CHECKED_IN,
-// UNKNOWN_TICKET): they resolve as answers here, not as errors; a network failure rejects with status 0.
+// nothing here reaches a student's first load. A check-in's 409, 404 and 410 carry the answer (ALREADY_CHECKED_IN,
+// UNKNOWN_TICKET, EXPIRED_CODE): they resolve as answers here, not as errors; a network failure rejects with status 0.
 import type { Answer, PathOf, Request } from '../../contract/api.ts'
 import type { ScanResult } from '../../contract/types.ts'
 import { ApiError } from './client.ts'
@@ -24,7 +24,8 @@ async function asAnswer(call: Promise<unknown>): Promise<DoorAnswer> {
     return (await call) as DoorAnswer
   } catch (error) {
     const data = error instanceof ApiError ? (error.data as { result?: string } | undefined) : undefined
-    if (error instanceof ApiError && (error.status === 404 || error.status === 409) && data && typeof data.result === 'string') return data as DoorAnswer
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409 || error.status === 410) && data && typeof data.result === 'string')
+      return data as DoorAnswer
     throw error
   }
 }

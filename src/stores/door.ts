@@ -82,7 +82,10 @@ const keptList = (list: DoorTicket[]) => ({
   released: [...released.value],
   days: eventDayList.value,
   reentry: reentry.value,
+  rotating_codes: rotating.value,
 })
+/** Whether the event's tickets carry a time code (issue 25 item 1), kept with the list: offline, the door checks it. */
+const rotating = signal(false)
 /** The event's days as the list gave them (issue 25 item 3): each scan counts for one (contract/admission.ts). */
 export const eventDayList = signal<DoorDay[]>([])
 const spans = computed<EventDay[]>(() => eventDayList.value.map((d) => ({ day: d.day, start: Date.parse(d.starts_at), end: Date.parse(d.ends_at) })))
@@ -99,7 +102,7 @@ export function admissionsOf(t: DoorTicket): Admission[] {
   if (t.admissions) return t.admissions
   return t.checked_in_at ? [{ day: dayOf(spans.value, Date.parse(t.checked_in_at)), checked_in_at: t.checked_in_at, gate: t.gate, inside: true }] : []
 }
-const todayOf = (t: DoorTicket) => admissionsOf(t).find((a) => a.day === today.value)
+const todayOf = (t: DoorTicket, day = today.value) => admissionsOf(t).find((a) => a.day === day)
 
 /** The ticket with one day's admission set (or removed); its admissions decide from then on (admissionsOf). */
 const withDay = (t: DoorTicket, day: string, admission: Admission | null): DoorTicket => ({
@@ -140,6 +143,11 @@ export const gateCount = computed(() => {
   for (const t of tickets.value.values()) if (todayOf(t)?.gate === gate.value) n += 1
   return n
 })
+
+/** A text read's ticket code: it ends in '-' and the time code where tickets rotate (issue 25; contract/time-code-check). */
+const plainCode = (text: string) => text.replace(/^(.+)-\d{6}$/, '$1')
+/** The offline time-code check and the corrected clock (issue 25), loaded with each list so it is kept for offline use. */
+const timeCheck = () => import('../lib/door-time-check.ts')
 
 const queueKey = () => `queue:${eventId.value}`
 const ticketsKey = () => `tickets:${eventId.value}`
@@ -234,12 +242,14 @@ export async function refreshList(): Promise<void> {
     // Scans still queued here stay applied on this device until the server has them (in their order).
     const next = new Map<string, DoorTicket>(list.tickets.map((t) => [t.ticket_code, t]))
     for (const s of [...queue.value].sort((a, b) => Date.parse(a.scanned_at) - Date.parse(b.scanned_at))) {
-      const t = next.get(s.ticket_code)
-      if (t) next.set(s.ticket_code, applyScan(t, s).ticket)
+      const t = next.get(plainCode(s.ticket_code))
+      if (t) next.set(t.ticket_code, applyScan(t, s).ticket)
     }
     tickets.value = next
     listAsOf.value = list.as_of
     released.value = new Set(list.released ?? [])
+    rotating.value = !!list.rotating_codes
+    void timeCheck().then((m) => m.noteServerTime(list.as_of)) // this phone's clock, corrected for the time codes
     online.value = true
     await idbSet(ticketsKey(), keptList(list.tickets))
   } catch (error) {
@@ -264,7 +274,9 @@ export async function openDoor(id: number, gateName: string) {
   answer.value = null
   lastCheckIn.value = null
   conflicts.value = []
-  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; days?: DoorDay[]; reentry?: boolean }>(ticketsKey())
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; days?: DoorDay[]; reentry?: boolean; rotating_codes?: boolean }>(
+    ticketsKey(),
+  )
   eventDayList.value = stored?.days ?? []
   reentry.value = stored?.reentry ?? false
   direction.value = 'IN'
@@ -272,6 +284,7 @@ export async function openDoor(id: number, gateName: string) {
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
   released.value = new Set(stored?.released ?? [])
+  rotating.value = !!stored?.rotating_codes
   queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
   if (typeof window !== 'undefined') {
     window.addEventListener('online', onOnline)
@@ -331,14 +344,17 @@ function applyScan(t: DoorTicket, s: QueuedScan): { ticket: DoorTicket; answer: 
   }
 }
 
-/** Checks the offline list: who, and whether in today (or, with re-entry, inside now). */
-function offlineAnswer(code: string, scanId: string): ShownAnswer {
+/**
+ * Checks the offline list: who, and whether in today (or, with re-entry, inside now). `text` is what was read (with
+ * its time code, issue 25 item 1: the server checks it again against scanned_at), `at` the door's corrected clock.
+ */
+function offlineAnswer(code: string, scanId: string, text = code, at = new Date().toISOString()): ShownAnswer {
   const t = tickets.value.get(code)
   if (!t) {
     const message = released.value.has(code) ? 'This ticket was given back: its code no longer works.' : 'No ticket of this event has this code.'
     return { error: true, message, result: 'UNKNOWN_TICKET', offline: true, code }
   }
-  const scanned: QueuedScan = { ticket_code: code, scan_id: scanId, gate: gate.value, scanned_at: new Date().toISOString(), direction: direction.value }
+  const scanned: QueuedScan = { ticket_code: text, scan_id: scanId, gate: gate.value, scanned_at: at, direction: direction.value }
   const { ticket, answer: shown } = applyScan(t, scanned)
   // Only what changed something waits for the server: a refusal offline is the list's word alone.
   if (ticket !== t) {
@@ -370,15 +386,22 @@ function learn(code: string, r: DoorAnswer, scannedAt: string) {
 
 /** One scan (camera, hardware scanner or typed): the server's answer online, the list's offline. */
 export async function scan(raw: string): Promise<ShownAnswer | null> {
-  const code = raw.trim()
+  // The text read goes to the server as it is; the list knows the ticket code alone (issue 25: `<code>-<time code>`).
+  const text = raw.trim()
+  const code = plainCode(text)
   const id = eventId.value
   if (!code || id === null) return null
   const scanId = uuid()
   moveToday()
+  const offlineScan = async () => {
+    const check = await timeCheck().catch(() => null) // never loaded here (no list yet): the list decides, the sync checks
+    const refused = await check?.expiredOffline(text, tickets.value.get(code)?.secret, rotating.value)
+    return refused ?? offlineAnswer(code, scanId, text, check ? new Date(check.serverNow()).toISOString() : undefined)
+  }
   let shown: ShownAnswer
   if (online.value) {
     try {
-      const body = { event_id: id, ticket_code: code, scan_id: scanId, gate: gate.value }
+      const body = { event_id: id, ticket_code: text, scan_id: scanId, gate: gate.value }
       shown = { ...(await (direction.value === 'OUT' ? doorApi.checkOut(body) : doorApi.checkIn(body))), code }
       learn(code, shown, new Date().toISOString())
     } catch (error) {
@@ -389,9 +412,9 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
       // No answer, or the server not answering now (502/503/504): the list decides, the scan waits in the queue
       // (its scan_id makes it safe if the first try did reach the server).
       online.value = false
-      shown = offlineAnswer(code, scanId)
+      shown = await offlineScan()
     }
-  } else shown = offlineAnswer(code, scanId)
+  } else shown = await offlineScan()
   if (shown.result === 'CHECKED_IN' && !shown.reentry) lastCheckIn.value = { code, offline: !!shown.offline, scanId }
   doorNotice.value = null
   answer.value = shown
@@ -440,13 +463,22 @@ export function syncNow(): Promise<void> {
       }
       const settled: ShownAnswer[] = []
       results.forEach((r, i) => {
-        const code = chunk[i].ticket_code
+        const code = plainCode(chunk[i].ticket_code)
         learn(code, r, chunk[i].scanned_at)
         if (r.result === 'ALREADY_CHECKED_IN' && (chunk[i].direction ?? 'IN') === 'IN') settled.push({ ...r, code })
         // A code that stopped working when its ticket went to a friend (issue 25): let in on an old list; the
         // volunteer hears of it, and this phone's list drops the code so it is not let in again.
         if (r.result === 'TRANSFERRED') {
           dropTicket(code)
+          settled.push({ ...r, code })
+        }
+        // A time code this phone let in and the server did not (issue 25: its clock was off): the ticket is not in.
+        if (r.result === 'EXPIRED_CODE') {
+          const { scanned_at, direction: way } = chunk[i]
+          const day = dayOf(spans.value, Date.parse(scanned_at))
+          // Only the admission this very scan made is taken back (a re-entry's or a scan out's day stands until the
+          // next list).
+          setTicket(code, (t) => ((way ?? 'IN') === 'IN' && todayOf(t, day)?.checked_in_at === scanned_at ? withDay(t, day, null) : t))
           settled.push({ ...r, code })
         }
       })

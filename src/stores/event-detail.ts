@@ -180,7 +180,8 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
       write(id, (e) => ({
         ...e,
         tickets_sold: e.Participant && e.Participant.ticket_collected ? e.tickets_sold : e.tickets_sold + 1,
-        Participant: { ...(e.Participant || newParticipant()), ticket_collected: true, ticket_code: answer.ticket_code },
+        // The claim's answer has no time-code secret (issue 25): not known until the ticket is fetched.
+        Participant: { ...(e.Participant || newParticipant()), ticket_collected: true, ticket_code: answer.ticket_code, ticket_secret: undefined },
       }))
       return { toast: answer.message || RSVP_TOAST }
     } catch (err) {

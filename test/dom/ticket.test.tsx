@@ -1,6 +1,7 @@
 // Ticket: event and holder details with the 'Unknown' / 'Unknown College' fallbacks, team name, the barcode of
 // ticket_code, the back button, and the message when no ticket has been collected.
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { stepOf, timeCode } from '../../contract/time-code.ts'
 import { App } from '../../src/app.tsx'
 import { eventDetail } from '../../src/stores/event-detail.ts'
 import { detail, eventsServer, type World } from './event-fixtures.ts'
@@ -64,6 +65,25 @@ describe('ticket', () => {
     const again = open({ events: [detail({ id: 84, name: 'Used', state: 'ONGOING', Participant: used })], user: student({ name: 'Asha Rao' }) }, 84)
     await waitFor(() => getByText(again, 'Used', 'h1'))
     expect(() => getByText(again, 'Give to a friend', 'button')).toThrow()
+  })
+
+  it('a rotating ticket (issue 25) shows its code and the time code of the server’s step, on a phone 2 minutes slow too', async () => {
+    const server = 1_795_800_615_000 // the middle of a 30 s step
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(server - 2 * 60_000)
+    try {
+      const secret = 'a1b2c3d4e5f60718293a4b5c6d7e8f9001122334'
+      const p = participant({ id: 9, ticket_collected: true, ticket_code: '1234567890123456', team: null, ticket_secret: secret } as object)
+      const e = { ...detail({ id: 85, name: 'Rotating', state: 'ONGOING', Participant: p }), server_time: new Date(server).toISOString() }
+      const root = open({ events: [e], user: student({ name: 'Asha Rao' }) }, 85)
+      const expected = `1234567890123456-${await timeCode(secret, stepOf(server))}`
+      await waitFor(() => expect(root.querySelector('svg[role=img]')?.getAttribute('aria-label')).toBe(`Ticket barcode: ${expected}`))
+      expect(root.querySelector('figcaption')!.textContent).toBe(expected)
+      expect(getByText(root, 'The code changes every 30 seconds: a screenshot will not get you in.')).toBeTruthy()
+    } finally {
+      localStorage.removeItem('serverClock')
+      vi.useRealTimers()
+    }
   })
 
   it("falls back to 'Unknown' and 'Unknown College', and shows no team row without a team", async () => {

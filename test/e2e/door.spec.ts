@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { devices, expect, test, type Browser } from '@playwright/test'
-import { cli, moveEvents } from './support/operator.ts'
+import { cli, moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { launchWithFakeCamera, writeTicketVideo } from './support/fake-camera.ts'
 import { controlledBySW } from './support/offline.ts'
@@ -54,6 +54,8 @@ test.beforeAll(async ({ launchOptions }) => {
   for (const h of holders) await call(h.accessToken, '/event/p/register-for-event', { event_id: id })
   server = await moveEvents(server, [[id, 'TICKET_OPEN']], async (dataDir) => {
     await cli(dataDir, ['role:grant', volunteer.email, 'admin'])
+    // Printed tickets: these walks type and film the plain codes (the changing code: rotating-code.spec.ts).
+    await query(dataDir, `UPDATE events SET rotating_codes = false WHERE id = ${id}`)
   })
   for (const h of holders) codes.push((await call(h.accessToken, '/event/p/claim-ticket', { event_id: id })).ticket_code)
   await call(holders[5].accessToken, '/event/p/release-ticket', { event_id: id })

@@ -144,7 +144,8 @@ test('no network: the app starts to Home with the last known data and the notice
   // The ticket was never opened on this phone, yet it opens with no network.
   await page.goto(server.url + `/ticket/${ticket.id}`)
   await expect(page.getByRole('heading', { name: 'Garba Night' })).toBeVisible({ timeout: 15_000 })
-  await expect(page.getByRole('img', { name: `Ticket barcode: ${ticket.code}` })).toBeVisible()
+  // With its code that changes every 30 s (issue 25), made on the phone from the kept secret.
+  await expect(page.getByRole('img', { name: new RegExp(`^Ticket barcode: ${ticket.code}-\\d{6}$`) })).toBeVisible()
   await expect(page.getByText(NOTICE)).toBeVisible()
   // The event's picture came from the service worker's cache, not a broken image.
   const picture = page.locator('article img').first()

@@ -55,6 +55,26 @@ describe('importCatalogue', () => {
     await database.db.execute(sql`TRUNCATE councils, events RESTART IDENTITY CASCADE`)
   })
 
+  it('issue 25: rotating_codes (default true) and transfer_closes_minutes (default null) import, and a re-import sets them again', async () => {
+    await importCatalogue(database.db, {
+      councils: [council('csi')],
+      events: [event('fest'), event('gala', { rotating_codes: false, transfer_closes_minutes: 90 })],
+    })
+    const read = async () =>
+      Object.fromEntries((await database.db.select().from(events)).map((r) => [r.slug, { rotating: r.rotatingCodes, closes: r.transferClosesMinutes }]))
+    expect(await read()).toEqual({ fest: { rotating: true, closes: null }, gala: { rotating: false, closes: 90 } })
+    await importCatalogue(database.db, { councils: [council('csi')], events: [event('fest'), event('gala')] })
+    expect(await read()).toEqual({ fest: { rotating: true, closes: null }, gala: { rotating: true, closes: null } })
+    const problems = await problemsOf(database.db, {
+      councils: [council('csi')],
+      events: [event('fest', { rotating_codes: 'yes' }), event('gala', { transfer_closes_minutes: 10081 })],
+    })
+    expect(problems).toEqual([
+      expect.stringMatching(/^events\[0\] "fest"\.rotating_codes: must be true or false$/),
+      expect.stringMatching(/^events\[1\] "gala"\.transfer_closes_minutes: must be a whole number of minutes from 0 to 10080, or null$/),
+    ])
+  })
+
   it('creates councils and events, parents before children, and answers the id map', async () => {
     const result = await importCatalogue(database.db, {
       councils: [council('csi')],

@@ -409,6 +409,7 @@ describe('event calls', () => {
         id: expect.any(Number),
         ticket_collected: false,
         ticket_code: null,
+        ticket_secret: null,
         team: null,
         checked_in_at: null,
         rating: null,
@@ -432,6 +433,7 @@ describe('event calls', () => {
         id: expect.any(Number),
         ticket_collected: false,
         ticket_code: null,
+        ticket_secret: null,
         team: {
           id: team.id,
           name: 'Byte Me',

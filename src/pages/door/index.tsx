@@ -146,9 +146,11 @@ function Answer({ shown, quick, onHold }: { shown: ShownAnswer; quick: boolean; 
           {shown.gate ? ` at ${shown.gate}` : ''}
         </p>
       )}
-      {(shown.result === 'UNKNOWN_TICKET' || shown.result === 'NOT_CHECKED_IN' || shown.result === 'TRANSFERRED' || shown.result === 'NOT_INSIDE') && (
-        <p class={s.reason}>{shown.message}</p>
-      )}
+      {(shown.result === 'UNKNOWN_TICKET' ||
+        shown.result === 'NOT_CHECKED_IN' ||
+        shown.result === 'TRANSFERRED' ||
+        shown.result === 'NOT_INSIDE' ||
+        shown.result === 'EXPIRED_CODE') && <p class={s.reason}>{shown.message}</p>}
       {shown.result === 'CHECKED_IN' && shown.reentry && <p class={s.reason}>Back in (re-entry)</p>}
       {!yes && <p class={s.small}>Code read: {shown.code}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
@@ -349,6 +351,7 @@ function Scanning() {
                 {'attendee' in c ? c.attendee.name : c.code}
                 {c.result === 'ALREADY_CHECKED_IN' ? ` — ${time(c.checked_in_at)}${c.gate ? ` at ${c.gate}` : ''}` : ''}
                 {c.result === 'TRANSFERRED' ? ' — an old code: the ticket was given to a friend' : ''}
+                {c.result === 'EXPIRED_CODE' ? ' — its code had expired: not checked in' : ''}
               </li>
             ))}
           </ul>

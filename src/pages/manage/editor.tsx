@@ -10,6 +10,7 @@ import { showToast } from '../../components/toast/index.tsx'
 import { SCHEDULE_STEPS } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
 import { FairField } from './fair-field.tsx'
+import { TicketFields } from './ticket-fields.tsx'
 import { fieldOfMessage, formErrors, plain, toForm, toInput, type EventForm, type FormErrors } from './rules.ts'
 
 const Questions = lazy(() => import('./questions.tsx'))
@@ -282,6 +283,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           {num('ticket_count', 'Number of tickets')}
           <FairField id={id} form={form} set={set} field={field} />
           {check('reentry', 'Re-entry: the door scans people out and back in (without it, each ticket gets in once a day)')}
+          <TicketFields form={form} set={set} field={field} />
           {check('start_in_event_activity', 'Show the activity link while ongoing')}
           {text('in_event_activity', 'Activity link')}
         </fieldset>

@@ -44,6 +44,10 @@ export interface EventForm {
   activity_points: PointsForm | null
   /** Re-entry (issue 25 item 3): the door scans out and in. */
   reentry: boolean
+  /** Issue 25, sent with tickets on: minutes before the start when transfers close ('' for until check-in)... */
+  transfer_closes_minutes: string
+  /** ...and whether tickets show a code that changes every 30 s (off for printed tickets). */
+  rotating_codes: boolean
 }
 
 export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
@@ -74,6 +78,8 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     questions: event?.questions.map((q) => ({ ...q, options: [...q.options] })) ?? [],
     activity_points: toPointsForm(event?.activity_points),
     reentry: event?.reentry ?? false,
+    transfer_closes_minutes: String(event?.transfer_closes_minutes ?? ''),
+    rotating_codes: event?.rotating_codes ?? true,
   }
 }
 
@@ -120,7 +126,13 @@ export function toInput(form: EventForm, id?: number, stored?: EventForm): Event
     in_event_activity: form.in_event_activity.trim() || null,
     is_ticket_feature_enabled: form.is_ticket_feature_enabled,
     ticket_count: int(form.ticket_count),
-    ...(form.is_ticket_feature_enabled ? { fair_start: { window_seconds: int(form.fair_start) } } : {}),
+    ...(form.is_ticket_feature_enabled
+      ? {
+          fair_start: { window_seconds: int(form.fair_start) },
+          transfer_closes_minutes: form.transfer_closes_minutes.trim() ? int(form.transfer_closes_minutes) : null,
+          rotating_codes: form.rotating_codes,
+        }
+      : {}),
     schedule: Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])) as Schedule,
     questions: form.questions,
     ...(points ? { activity_points: toPointsInput(form.activity_points) } : {}),
@@ -178,6 +190,9 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
   whole('ticket_count', 0, LIMITS.ticket_count)
   if (form.is_ticket_feature_enabled && !(int(form.fair_start) >= 0 && int(form.fair_start) <= LIMITS.fair_window))
     put('fair_start', `fair_start.window_seconds must be a whole number from 0 to ${LIMITS.fair_window}`)
+  const closes = form.transfer_closes_minutes.trim()
+  if (form.is_ticket_feature_enabled && closes && !(int(closes) >= 0 && int(closes) <= LIMITS.transfer_closes))
+    put('transfer_closes_minutes', `transfer_closes_minutes must be a whole number from 0 to ${LIMITS.transfer_closes}`)
   // Like the contract: compared whenever both are numbers, even out of range.
   if (int(form.min_ppt) > int(form.ma_ppt)) put('min_ppt', 'min_ppt must not be more than ma_ppt')
   if (form.registration_type === 'EXTERNAL' && !form.external_registration_link.trim())
@@ -233,6 +248,7 @@ const WORDS: Record<string, string> = {
   in_event_activity: 'activity link',
   ticket_count: 'number of tickets',
   reentry: 're-entry',
+  transfer_closes_minutes: 'transfers close (minutes before the start)',
   questions: 'questions',
   'questions: label': "a question's text",
   'questions: option': 'an option',

@@ -1,12 +1,15 @@
 // Ticket (SPEC §2): event image, name, description, organiser, holder and college, team, the Code 128 barcode
-// of Participant.ticket_code, and a back button; below it, giving the ticket to a friend (issue 25).
+// of Participant.ticket_code (with its time code where tickets rotate: ./barcode.tsx), and a back button; below it,
+// giving the ticket to a friend (issue 25).
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
-import { Barcode } from '../../components/barcode/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
+import { noteServerTime } from '../../lib/server-clock.ts'
+import { offline } from '../../stores/connection.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
+import { TicketBarcode } from './barcode.tsx'
 import s from './style.module.css'
 
 /** While the door may check tickets, a ticket not yet used can go to a friend (issue 25; the server decides). */
@@ -16,7 +19,9 @@ export default function Ticket() {
   const { id } = useRoute().params
   const { route } = useLocation()
   useEffect(() => {
-    eventDetail.load(id)
+    // A fresh answer sets the clock of the time code by its server_time (issue 25); a copy kept for offline use
+    // (`offline`, set by this same fetch) is old: the clock set when it was fresh stands.
+    eventDetail.load(id).then(() => offline.value || noteServerTime(eventDetail.event.value?.server_time))
   }, [id])
 
   // Opened from a link in another tab there is nothing to go back to inside the app: go Home instead.
@@ -88,7 +93,8 @@ export default function Ticket() {
             Checked in at {formatIST(p.checked_in_at, '{h}:{mm} {A}')}
           </p>
         )}
-        <Barcode value={p.ticket_code} label="Ticket barcode" />
+        {/* Just claimed, its secret not known yet (issue 25): the barcode waits for the ticket's fetch under way. */}
+        {!(p.ticket_secret === undefined && eventDetail.loading.value) && <TicketBarcode code={p.ticket_code} secret={p.ticket_secret} />}
         {!p.checked_in_at && TRANSFER_STATES.has(event.state) && <GiveToFriend eventId={event.id} />}
       </div>
     </article>
