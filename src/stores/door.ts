@@ -73,9 +73,7 @@ export const tickets = signal<Map<string, DoorTicket>>(new Map())
 export const listAsOf = signal<string | null>(null)
 /** The codes of this event's tickets given back, kept with the list: offline, the door says so (issue 22 item 12). */
 const released = signal<Set<string>>(new Set())
-/** Whether the event's tickets carry a time code (issue 25), kept with the list: offline, the door checks it. */
-const rotating = signal(false)
-const keptList = (list: DoorTicket[]) => ({ tickets: list, as_of: listAsOf.value, released: [...released.value], rotating_codes: rotating.value })
+const keptList = (list: DoorTicket[]) => ({ tickets: list, as_of: listAsOf.value, released: [...released.value] })
 export const queue = signal<QueuedScan[]>([])
 export const answer = signal<ShownAnswer | null>(null)
 export const online = signal<boolean>(typeof navigator === 'undefined' ? true : navigator.onLine)
@@ -200,7 +198,6 @@ export async function refreshList(): Promise<void> {
     tickets.value = next
     listAsOf.value = list.as_of
     released.value = new Set(list.released ?? [])
-    rotating.value = !!list.rotating_codes
     void timeCheck().then((m) => m.noteServerTime(list.as_of)) // this phone's clock, corrected for the time codes
     online.value = true
     await idbSet(ticketsKey(), keptList(list.tickets))
@@ -226,11 +223,10 @@ export async function openDoor(id: number, gateName: string) {
   answer.value = null
   lastCheckIn.value = null
   conflicts.value = []
-  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; rotating_codes?: boolean }>(ticketsKey())
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[] }>(ticketsKey())
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
   released.value = new Set(stored?.released ?? [])
-  rotating.value = !!stored?.rotating_codes
   queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
   if (typeof window !== 'undefined') {
     window.addEventListener('online', onOnline)
@@ -291,10 +287,14 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
   const id = eventId.value
   if (!code || id === null) return null
   const scanId = uuid()
+  // The time code first (issue 25; a ticket of a rotating event has its secret in the list): refused, or the corrected
+  // time to queue the scan at. The check never loaded (no list yet online): the list decides, the sync checks.
   const offlineScan = async () => {
-    const check = await timeCheck().catch(() => null) // never loaded here (no list yet): the list decides, the sync checks
-    const refused = await check?.expiredOffline(text, tickets.value.get(code)?.secret, rotating.value)
-    return refused ?? offlineAnswer(code, scanId, text, check ? new Date(check.serverNow()).toISOString() : undefined)
+    const checked = await timeCheck().then(
+      (m) => m.offlineCheck(text, tickets.value.get(code)?.secret),
+      () => undefined,
+    )
+    return typeof checked === 'object' ? checked : offlineAnswer(code, scanId, text, checked)
   }
   let shown: ShownAnswer
   if (online.value) {
@@ -366,19 +366,13 @@ export function syncNow(): Promise<void> {
           setTicket(code, { checked_in_at: r.checked_in_at, gate: r.gate })
           settled.push({ ...r, code })
         }
-        // A queued scan whose check-in was undone meanwhile (on another device): the ticket is not in.
-        if (r.result === 'NOT_CHECKED_IN') setTicket(code, { checked_in_at: null, gate: null })
-        // A code that stopped working when its ticket went to a friend (issue 25): let in on an old list; the
-        // volunteer hears of it, and this phone's list drops the code so it is not let in again.
-        if (r.result === 'TRANSFERRED') {
-          dropTicket(code)
-          settled.push({ ...r, code })
-        }
-        // A time code this phone let in and the server did not (issue 25: its clock was off): the ticket is not in.
-        if (r.result === 'EXPIRED_CODE') {
-          setTicket(code, { checked_in_at: null, gate: null })
-          settled.push({ ...r, code })
-        }
+        // A queued scan whose check-in was undone meanwhile (on another device), or whose time code this phone let
+        // in and the server did not (issue 25: a clock off): the ticket is not in.
+        if (r.result === 'NOT_CHECKED_IN' || r.result === 'EXPIRED_CODE') setTicket(code, { checked_in_at: null, gate: null })
+        // A code that stopped working when its ticket went to a friend (issue 25): let in on an old list; this
+        // phone's list drops the code so it is not let in again. The volunteer hears of both.
+        if (r.result === 'TRANSFERRED') dropTicket(code)
+        if (r.result === 'TRANSFERRED' || r.result === 'EXPIRED_CODE') settled.push({ ...r, code })
       })
       if (settled.length) conflicts.value = [...conflicts.value, ...settled]
       const sent = new Set(chunk.map((s) => s.scan_id))
