@@ -77,18 +77,16 @@ async function seed(url: string): Promise<{ eventId: number; codes: string[]; se
       )
       .returning({ id: schema.users.id })
     const now = new Date()
-    await db
-      .insert(schema.participants)
-      .values(
-        rows.map((r, j) => ({
-          eventId: event.id,
-          userId: r.id,
-          ticketCollected: true,
-          ticketCode: codes[i + j],
-          ticketSecret: secrets[i + j],
-          ticketCollectedAt: now,
-        })),
-      )
+    await db.insert(schema.participants).values(
+      rows.map((r, j) => ({
+        eventId: event.id,
+        userId: r.id,
+        ticketCollected: true,
+        ticketCode: codes[i + j],
+        ticketSecret: secrets[i + j],
+        ticketCollectedAt: now,
+      })),
+    )
   }
   const staff = await db
     .insert(schema.users)

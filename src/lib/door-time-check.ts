@@ -6,12 +6,16 @@
 import { EXPIRED_CODE_MESSAGE, splitScan, timeCodeAdmits } from '../../contract/time-code-check.ts'
 import { serverNow } from './server-clock.ts'
 
-export { noteServerTime, serverNow } from './server-clock.ts'
+export { noteServerTime } from './server-clock.ts'
 
-/** Null when the scanned text passes; else the refusal the door shows (EXPIRED_CODE). */
-export async function expiredOffline(text: string, secret: string | null | undefined, rotating: boolean) {
+/**
+ * The refusal the door shows (EXPIRED_CODE), or when the scan passes the time to queue it at (the corrected clock's).
+ * The list carries a ticket's secret only where the event's tickets rotate: without one, any text passes.
+ */
+export async function offlineCheck(text: string, secret: string | null | undefined) {
   const { code, time } = splitScan(text)
+  const now = serverNow()
   // No Web Crypto (a door page served over plain http): let the list decide; the sync checks the time code.
-  const passes = await timeCodeAdmits(time, secret, rotating, serverNow()).catch(() => true)
-  return passes ? null : { error: true as const, message: EXPIRED_CODE_MESSAGE, result: 'EXPIRED_CODE' as const, offline: true, code }
+  const passes = await timeCodeAdmits(time, secret, true, now).catch(() => true)
+  return passes ? new Date(now).toISOString() : { error: true as const, message: EXPIRED_CODE_MESSAGE, result: 'EXPIRED_CODE' as const, offline: true, code }
 }

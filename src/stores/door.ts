@@ -82,10 +82,7 @@ const keptList = (list: DoorTicket[]) => ({
   released: [...released.value],
   days: eventDayList.value,
   reentry: reentry.value,
-  rotating_codes: rotating.value,
 })
-/** Whether the event's tickets carry a time code (issue 25 item 1), kept with the list: offline, the door checks it. */
-const rotating = signal(false)
 /** The event's days as the list gave them (issue 25 item 3): each scan counts for one (contract/admission.ts). */
 export const eventDayList = signal<DoorDay[]>([])
 const spans = computed<EventDay[]>(() => eventDayList.value.map((d) => ({ day: d.day, start: Date.parse(d.starts_at), end: Date.parse(d.ends_at) })))
@@ -248,7 +245,6 @@ export async function refreshList(): Promise<void> {
     tickets.value = next
     listAsOf.value = list.as_of
     released.value = new Set(list.released ?? [])
-    rotating.value = !!list.rotating_codes
     void timeCheck().then((m) => m.noteServerTime(list.as_of)) // this phone's clock, corrected for the time codes
     online.value = true
     await idbSet(ticketsKey(), keptList(list.tickets))
@@ -274,9 +270,7 @@ export async function openDoor(id: number, gateName: string) {
   answer.value = null
   lastCheckIn.value = null
   conflicts.value = []
-  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; days?: DoorDay[]; reentry?: boolean; rotating_codes?: boolean }>(
-    ticketsKey(),
-  )
+  const stored = await idbGet<{ tickets: DoorTicket[]; as_of: string; released?: string[]; days?: DoorDay[]; reentry?: boolean }>(ticketsKey())
   eventDayList.value = stored?.days ?? []
   reentry.value = stored?.reentry ?? false
   direction.value = 'IN'
@@ -284,7 +278,6 @@ export async function openDoor(id: number, gateName: string) {
   tickets.value = new Map((stored?.tickets ?? []).map((t) => [t.ticket_code, t]))
   listAsOf.value = stored?.as_of ?? null
   released.value = new Set(stored?.released ?? [])
-  rotating.value = !!stored?.rotating_codes
   queue.value = (await idbGet<QueuedScan[]>(queueKey())) ?? []
   if (typeof window !== 'undefined') {
     window.addEventListener('online', onOnline)
@@ -393,10 +386,14 @@ export async function scan(raw: string): Promise<ShownAnswer | null> {
   if (!code || id === null) return null
   const scanId = uuid()
   moveToday()
+  // The time code first (issue 25; a ticket of a rotating event has its secret in the list): refused, or the corrected
+  // time to queue the scan at. The check never loaded (no list yet online): the list decides, the sync checks.
   const offlineScan = async () => {
-    const check = await timeCheck().catch(() => null) // never loaded here (no list yet): the list decides, the sync checks
-    const refused = await check?.expiredOffline(text, tickets.value.get(code)?.secret, rotating.value)
-    return refused ?? offlineAnswer(code, scanId, text, check ? new Date(check.serverNow()).toISOString() : undefined)
+    const checked = await timeCheck().then(
+      (m) => m.offlineCheck(text, tickets.value.get(code)?.secret),
+      () => undefined,
+    )
+    return typeof checked === 'object' ? checked : offlineAnswer(code, scanId, text, checked)
   }
   let shown: ShownAnswer
   if (online.value) {

@@ -351,7 +351,7 @@ function Scanning() {
                 {'attendee' in c ? c.attendee.name : c.code}
                 {c.result === 'ALREADY_CHECKED_IN' ? ` — ${time(c.checked_in_at)}${c.gate ? ` at ${c.gate}` : ''}` : ''}
                 {c.result === 'TRANSFERRED' ? ' — an old code: the ticket was given to a friend' : ''}
-                {c.result === 'EXPIRED_CODE' ? ' — its code had expired: not checked in' : ''}
+                {c.result === 'EXPIRED_CODE' ? ' — code expired: not in' : ''}
               </li>
             ))}
           </ul>
