@@ -20,6 +20,7 @@
 // Environment: EXPRESS_LANES (2), EXPRESS_PEOPLE (20), EXPRESS_STEP_MS (1500), EXPRESS_SHOW_MS (1000),
 // EXPRESS_FPS (4), EXPRESS_CPU (4), EXPRESS_NETWORK ('4G' or '3G' of test/e2e/support/network.ts; default none),
 // CHROMIUM_PATH; alone, DATABASE_URL or TEST_DATABASE_URL (an admin URL).
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -80,7 +81,9 @@ async function seedExpress(databaseUrl: string, lanes: number, people: number) {
     .returning({ id: schema.events.id })
   const codes = new Set<string>()
   while (codes.size < total) codes.add(newTicketCode())
-  const tickets: LaneTicket[] = [...codes].map((ticket_code) => ({ ticket_code }))
+  // Each with its time-code secret (issue 25: the event's tickets rotate), so the lanes' barcodes carry time codes
+  // the server checks: the rotation check is in the frame-to-verdict figures.
+  const tickets: LaneTicket[] = [...codes].map((ticket_code) => ({ ticket_code, secret: randomBytes(20).toString('hex') }))
   const users = await db
     .insert(schema.users)
     .values(tickets.map((_, i) => ({ issuer: 'bench', subject: `x${i}`, email: `x${i}@example.edu`, name: `Express Student ${i + 1}` })))
@@ -92,6 +95,7 @@ async function seedExpress(databaseUrl: string, lanes: number, people: number) {
       userId: u.id,
       ticketCollected: true,
       ticketCode: tickets[i].ticket_code,
+      ticketSecret: tickets[i].secret,
       ticketCollectedAt: now,
       answers: { size: ['S', 'M', 'L'][i % 3], phone: `98${String(i).padStart(8, '0')}` },
     })),

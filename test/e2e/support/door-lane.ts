@@ -1,12 +1,14 @@
 // A door lane for the fake camera (issue 25 item 4): people stepping up one after another, each holding up a
 // ticket, with the empty room between them, as one looping .y4m (test/e2e/support/fake-camera.ts). Used by the
 // express walk (test/e2e/door-express.spec.ts) and by bench:door's express throughput (bench/door/express.ts).
+import { createHmac } from 'node:crypto'
 import { DOOR_VIEW, writeY4m } from './fake-camera.ts'
 import { renderScene, seededRandom, type Scene } from '../../fixtures/barcode-scene.ts'
 
-/** A ticket as the walks and the bench know it (more may come: a rotation secret). */
+/** A ticket as the walks and the bench know it; with its time-code secret where the event's tickets rotate (issue 25). */
 export interface LaneTicket {
   ticket_code: string
+  secret?: string | null
 }
 
 /**
@@ -14,13 +16,20 @@ export interface LaneTicket {
  * is drawn from this ONE function, so when the barcode changes shape (a time code beside the ticket code,
  * issue 25 item 1) only this changes.
  */
-export function barcodeFor(ticket: LaneTicket, _now: number): string {
-  return ticket.ticket_code
+export function barcodeFor(ticket: LaneTicket, now: number): string {
+  if (!ticket.secret) return ticket.ticket_code
+  // contract/time-code.ts's code (HOTP over HMAC-SHA-256 of the 30 s step, 6 digits), here with node:crypto so that
+  // it is synchronous; the door refuses anything else, so a drift between the two fails the walks and the bench.
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)))
+  const mac = createHmac('sha256', Buffer.from(ticket.secret, 'hex')).update(counter).digest()
+  const bin = mac.readUInt32BE(mac[mac.length - 1] & 15) & 0x7fffffff
+  return `${ticket.ticket_code}-${String(bin % 1_000_000).padStart(6, '0')}`
 }
 
 /** The ticket code a barcode's text (as barcodeFor draws it, or as the door shows it) stands for: its inverse. */
 export function ticketCodeOf(text: string): string {
-  return text
+  return text.replace(/^(.+)-\d{6}$/, '$1')
 }
 
 /** One stretch of the lane: someone holding up a barcode (its text), or nobody (null), for `ms`. */
