@@ -4,7 +4,9 @@
 //              script, modulepreload links, the entry's static imports (followed through dist/.vite/manifest.json)
 //              and the home route's lazy chunk, which main.tsx fetches at start because `/` cannot show without it
 //   indexHtml  index.html alone (inline splash and critical CSS)
-//   lazyChunk  each lazy route: its chunk, its CSS and the shared chunks it needs beyond the first load
+//   lazyChunk  each lazy route of a student: its chunk, its CSS and the shared chunks it needs beyond the first load
+//   staffChunk the same for each lazy route of the console and the door (scripts/staff-assets.ts STAFF_ROUTE):
+//              opened by organisers and volunteers, never by a student, and all of them held by staffTotal too
 //   total      all JS and CSS a student can load, the service worker (dist/sw.js) included
 //   staffTotal the organiser console and the door (scripts/staff-assets.ts): never on a student's phone
 // A shared chunk counts wherever it is needed: in firstLoad when `/` loads it, otherwise in every lazy route that
@@ -16,9 +18,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
-import { staffAssets } from './staff-assets.ts'
+import { STAFF_ROUTE, staffAssets } from './staff-assets.ts'
 
-const KEYS = ['firstLoad', 'indexHtml', 'lazyChunk', 'total', 'staffTotal'] as const
+const KEYS = ['firstLoad', 'indexHtml', 'lazyChunk', 'staffChunk', 'total', 'staffTotal'] as const
 type Key = (typeof KEYS)[number]
 
 interface ManifestChunk {
@@ -104,7 +106,8 @@ export function measure(dist: string): Figure[] {
   for (const [key, chunk] of Object.entries(manifest)) {
     if (!chunk.isDynamicEntry) continue
     const needed = [...closure(manifest, key)].filter((file) => !shell.has(file))
-    figures.push({ key: 'lazyChunk', name: chunk.src ?? key, bytes: size(needed) })
+    const name = chunk.src ?? key
+    figures.push({ key: STAFF_ROUTE.test(name) ? 'staffChunk' : 'lazyChunk', name, bytes: size(needed) })
   }
   const assets = readdirSync(join(dist, 'assets'))
     .filter((f) => /\.(js|css)$/.test(f))

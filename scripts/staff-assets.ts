@@ -12,7 +12,7 @@ export interface StaffManifestChunk {
 }
 
 // With the door's own modules it loads lazily (src/lib/door-*.ts: issue 25's offline time-code check).
-const STAFF_ROUTE = /^src\/(pages\/(manage|door)\/|lib\/door-)/
+export const STAFF_ROUTE = /^src\/(pages\/(manage|door)\/|lib\/door-)/
 
 /** Asset paths (relative to dist, no leading slash) that only the staff screens load. */
 export function staffAssets(manifest: Record<string, StaffManifestChunk>, distFiles: string[] = []): Set<string> {
