@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, devices, expect, type Page, test } from '@playwright/test'
 import { decodeCode128 } from './support/barcode.ts'
-import { launchWithFakeCamera, writeTicketVideo } from './support/fake-camera.ts'
-import { controlledBySW } from './support/offline.ts'
+import { type CameraDoorOptions, cameraDoor, startCamera, verdict } from './support/camera-door.ts'
 import { moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { mustCall, newStudent, signIn, type Student } from './support/students.ts'
@@ -69,34 +68,9 @@ async function picture(page: Page): Promise<string> {
   return decodeCode128(await barcode.screenshot())
 }
 
-/**
- * A door phone at the event's door with its list downloaded, whose rear camera will film what is written to its
- * video file before the camera starts (Chromium opens the file then): the live picture is taken at the last moment.
- */
-async function door(launchOptions: Parameters<typeof launchWithFakeCamera>[0], text: string, name: string) {
-  const file = writeTicketVideo(join(dir, `${name}.y4m`), text)
-  const browser = await launchWithFakeCamera(launchOptions, file)
-  browsers.push(browser)
-  const context = await browser.newContext({ ...phone, permissions: ['camera'] })
-  const page = await context.newPage()
-  await signIn(page, server.url, volunteer)
-  await page.goto(`${server.url}/door`)
-  // Through the service worker, so that the camera's decoder (a worker script) is kept for a start offline.
-  await controlledBySW(page)
-  await page.reload()
-  await page.getByLabel('Gate name').fill('Main')
-  await page.getByRole('button', { name: new RegExp(`^${eventName}`) }).click()
-  await expect(page.getByText(/^List from /)).toBeVisible({ timeout: 20_000 })
-  return { context, page, film: (what: string) => writeTicketVideo(file, what) }
-}
-
-const verdict = (page: Page) => page.locator('[data-result]')
-
-/** Starts the camera; it reports a symbol in view once (scanner/index.ts: a repeat is not reported while in view). */
-async function startCamera(page: Page) {
-  await page.getByRole('button', { name: 'Scan with camera' }).click()
-  await expect(verdict(page)).toBeVisible({ timeout: 30_000 })
-}
+/** A door phone at the event's door with its list downloaded, its camera filming `text` (support/camera-door.ts). */
+const door = (launchOptions: CameraDoorOptions['launchOptions'], text: string, name: string) =>
+  cameraDoor({ launchOptions, url: server.url, volunteer, eventName, dir, name, text, browsers })
 
 test('a picture of the ticket from 2 minutes ago is refused offline and online; the live ticket passes', async ({ browser, launchOptions }) => {
   // The student's phone 2 minutes ago: its clock, and the server's time on the answer it got.

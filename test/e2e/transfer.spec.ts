@@ -1,12 +1,16 @@
 // Issue 25 item 2 walked on phones: Arjun cannot come and gives his ticket to Bela from the ticket screen (a wrong
 // address is answered under the field, then a confirmation); he lands on the event page with the server's message
-// and no ticket; Bela's ticket screen shows her new barcode; at the door the old code is refused as TRANSFERRED and
-// Bela's new code checks in.
-import { expect, test } from '@playwright/test'
+// and no ticket; Bela's ticket screen shows her new barcode; at the door (the fake camera filming each phone's
+// barcode) a picture of Arjun's ticket taken before he gave it away is refused as TRANSFERRED and Bela's checks in.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, expect, test } from '@playwright/test'
 import { decodeCode128 } from './support/barcode.ts'
+import { cameraDoor, startCamera, verdict } from './support/camera-door.ts'
 import { moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
-import { callApi, mustCall, newStudent, signIn, type Student } from './support/students.ts'
+import { mustCall, newStudent, signIn, type Student } from './support/students.ts'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -15,6 +19,9 @@ let arjun: Student
 let bela: Student
 let volunteer: Student
 let eventId: number
+let eventName: string
+let dir: string
+const browsers: Browser[] = []
 
 test.beforeAll(async () => {
   test.setTimeout(300_000) // two server starts on a shared, loaded machine
@@ -25,8 +32,9 @@ test.beforeAll(async () => {
   // The organiser's part, with the server stopped (the embedded database is single-process): an individual event
   // with tickets open first come, first served (no draw window), both students registered, the volunteer at its door.
   server = await moveEvents(server, [], async (dir) => {
-    const [row] = await query(dir, `SELECT id FROM events WHERE ma_ppt = 1 AND state <> 'DRAFT' AND parent_id IS NULL ORDER BY id LIMIT 1`)
+    const [row] = await query(dir, `SELECT id, name FROM events WHERE ma_ppt = 1 AND state <> 'DRAFT' AND parent_id IS NULL ORDER BY id LIMIT 1`)
     eventId = Number(row.id)
+    eventName = String(row.name)
     await query(dir, `INSERT INTO participants (event_id, user_id) VALUES (${eventId}, ${arjun.id}), (${eventId}, ${bela.id}) ON CONFLICT DO NOTHING`)
     await query(
       dir,
@@ -35,22 +43,31 @@ test.beforeAll(async () => {
     await query(dir, `INSERT INTO event_staff (event_id, user_id) VALUES (${eventId}, ${volunteer.id})`)
   })
   await mustCall(server.url, arjun.accessToken, '/event/p/claim-ticket', { event_id: eventId })
+  dir = mkdtempSync(join(tmpdir(), 'transfer-'))
 })
 
 test.afterAll(async () => {
+  for (const b of browsers) await b.close()
   await server?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
 test.setTimeout(180_000)
 
-test('a ticket given to a friend: the old code stops at the door, the friend’s new one passes', async ({ browser }) => {
+test('a ticket given to a friend: the old code stops at the door, the friend’s new one passes', async ({ browser, launchOptions }) => {
   const oldCode = (await mustCall(server.url, arjun.accessToken, `/event/p/get/${eventId}`, {})).event.Participant.ticket_code as string
   expect(oldCode).toMatch(/^\d{16}$/)
 
   const arjunPage = await (await browser.newContext()).newPage()
   await signIn(arjunPage, server.url, arjun)
   await arjunPage.goto(`${server.url}/ticket/${eventId}`)
-  await expect(arjunPage.getByRole('img', { name: /^Ticket barcode/ })).toBeVisible()
+  const arjunBarcode = arjunPage.getByRole('img', { name: /^Ticket barcode/ })
+  await expect(arjunBarcode).toBeVisible()
+  // A picture of his ticket, as a screenshot sent around would be (the splash gone, the symbol in the middle).
+  await expect(arjunPage.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
+  await arjunBarcode.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+  const arjunPicture = decodeCode128(await arjunBarcode.screenshot())
+  expect(arjunPicture).toMatch(new RegExp(`^${oldCode}-\\d{6}$`))
   await arjunPage.getByRole('button', { name: 'Give to a friend' }).click()
   const field = arjunPage.getByLabel('Friend’s e-mail')
   await field.fill('nobody.here@example.edu')
@@ -81,15 +98,24 @@ test('a ticket given to a friend: the old code stops at the door, the friend’s
   // would cover a symbol at the bottom of the phone ('Give to a friend' below it makes the page longer).
   await expect(belaPage.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
   await barcode.evaluate((el) => el.scrollIntoView({ block: 'center' }))
-  // Her code, then the time code her new secret makes (issue 25).
+  // The door: its camera films the picture of Arjun's ticket, taken before he gave it away: refused, given to a
+  // friend. A second door phone films Bela's screen at the last moment (her code, then the time code her new
+  // secret makes): checked in.
+  const door = (name: string, text: string) => cameraDoor({ launchOptions, url: server.url, volunteer, eventName, dir, name, text, browsers })
+  const old = await door('arjun', arjunPicture)
+  await startCamera(old.page)
+  await expect(verdict(old.page)).toHaveAttribute('data-result', 'TRANSFERRED')
+  await old.context.close()
+
+  const now = await door('bela', arjunPicture)
   const read = decodeCode128(await barcode.screenshot())
   expect(read).toMatch(new RegExp(`^${newCode}-\\d{6}$`))
-
-  // The door: the old code is refused as given to a friend, the new one checks in.
-  const scan = (code: string) =>
-    callApi(server.url, volunteer.accessToken, '/door/p/check-in', { event_id: eventId, ticket_code: code, scan_id: crypto.randomUUID(), gate: 'Main' })
-  const stale = await scan(oldCode)
-  expect(stale.status).toBe(404)
-  expect(stale.body.result).toBe('TRANSFERRED')
-  expect((await scan(read)).body.result).toBe('CHECKED_IN')
+  now.film(read)
+  await startCamera(now.page)
+  await expect(verdict(now.page)).toHaveAttribute('data-result', 'CHECKED_IN')
+  await expect(verdict(now.page)).toContainText('Bela Iyer')
+  await now.context.close()
+  const list = await mustCall(server.url, volunteer.accessToken, '/door/p/tickets', { event_id: eventId })
+  expect(list.tickets.find((t: { ticket_code: string }) => t.ticket_code === newCode).gate).toBe('Main')
+  expect(list.tickets.some((t: { ticket_code: string }) => t.ticket_code === oldCode)).toBe(false)
 })
