@@ -40,8 +40,10 @@ test.beforeAll(async ({ playwright, launchOptions }) => {
     const event = async (slug: string, name: string, dates: string[], reentry: boolean) => {
       const [row] = await query(
         dataDir,
-        `INSERT INTO events (slug, name, organizer_id, state, dates, is_ticket_feature_enabled, ticket_count, tickets_sold, reentry)
-         VALUES ('${slug}', '${name}', ${council.id}, 'ONGOING', '${JSON.stringify(dates)}'::jsonb, true, 10, 2, ${reentry}) RETURNING id`,
+        // Printed tickets (rotating_codes false, issue 25 item 1): the volunteer types the code printed on each, the
+        // way a hardware scanner types it; the changing code's walk is rotating-code.spec.ts.
+        `INSERT INTO events (slug, name, organizer_id, state, dates, is_ticket_feature_enabled, ticket_count, tickets_sold, reentry, rotating_codes)
+         VALUES ('${slug}', '${name}', ${council.id}, 'ONGOING', '${JSON.stringify(dates)}'::jsonb, true, 10, 2, ${reentry}, false) RETURNING id`,
       )
       return Number(row.id)
     }
