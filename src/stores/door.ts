@@ -90,6 +90,10 @@ const spans = computed<EventDay[]>(() => eventDayList.value.map((d) => ({ day: d
 export const reentry = signal(false)
 /** Which way the gate scans (re-entry only): set by the volunteer, so a double read can never check anyone out. */
 export const direction = signal<Direction>('IN')
+/** The volunteer sets the gate In or Out (the door page's switch: pages never write a store's signal, issue 23). */
+export const setDirection = (d: Direction) => {
+  direction.value = d
+}
 /** The event day a scan now counts for; moved on at each scan and list refresh (the door may stay open past midnight). */
 export const today = signal('')
 const moveToday = () => (today.value = dayOf(spans.value, Date.now()))
@@ -115,6 +119,10 @@ export const online = signal<boolean>(typeof navigator === 'undefined' ? true : 
 export const doorNotice = signal<string | null>(null)
 /** Offline scans the server settled differently (another gate had let the ticket in first). */
 export const conflicts = signal<ShownAnswer[]>([])
+/** The volunteer has read the scans the server settled differently. */
+export const clearConflicts = () => {
+  conflicts.value = []
+}
 /** The last check-in this device made, for undo. */
 export const lastCheckIn = signal<{ code: string; offline: boolean; scanId: string } | null>(null)
 

@@ -2,7 +2,7 @@
 // of 400 in"), who is inside now, and the gate's In/Out switch on an event with re-entry. A scan out is never made by
 // the scan itself: the volunteer sets the gate to Out, so a double read at the entrance cannot check anyone out.
 // Loaded in a chunk of its own (see the door page); it is given the store's signals, so it shares no code with it.
-import type { ReadonlySignal, Signal } from '@preact/signals'
+import type { ReadonlySignal } from '@preact/signals'
 import type { Direction } from '../../../contract/admission.ts'
 import type { DoorDay } from '../../../contract/types.ts'
 import s from './admission.module.css'
@@ -14,7 +14,8 @@ export interface DoorState {
   total: ReadonlySignal<number>
   reentry: ReadonlySignal<boolean>
   inside: ReadonlySignal<number>
-  direction: Signal<Direction>
+  direction: ReadonlySignal<Direction>
+  setDirection: (d: Direction) => void
 }
 
 export function AdmissionParts({ door }: { door: DoorState }) {
@@ -38,7 +39,7 @@ export function AdmissionParts({ door }: { door: DoorState }) {
           <legend>This gate scans people</legend>
           {(['IN', 'OUT'] as const).map((d) => (
             <label key={d} class={s.choice}>
-              <input type="radio" name="direction" value={d} checked={door.direction.value === d} onChange={() => (door.direction.value = d)} />
+              <input type="radio" name="direction" value={d} checked={door.direction.value === d} onChange={() => door.setDirection(d)} />
               {d === 'IN' ? 'In' : 'Out'}
             </label>
           ))}

@@ -10,8 +10,10 @@ import type { Scanner } from './scanner/index.ts'
 import {
   answer,
   closeDoor,
+  clearConflicts,
   conflicts,
   direction,
+  setDirection,
   eventDayList,
   insideNow,
   reentry,
@@ -327,7 +329,9 @@ function Scanning() {
         </div>
       </dl>
       {parts && (
-        <parts.AdmissionParts door={{ days: eventDayList, today, checkedIn: totalCheckedIn, total: ticketTotal, reentry, inside: insideNow, direction }} />
+        <parts.AdmissionParts
+          door={{ days: eventDayList, today, checkedIn: totalCheckedIn, total: ticketTotal, reentry, inside: insideNow, direction, setDirection }}
+        />
       )}
       {!online.value && (
         <p class={s.offline} role="status">
@@ -355,7 +359,7 @@ function Scanning() {
               </li>
             ))}
           </ul>
-          <button type="button" class={s.link} onClick={() => (conflicts.value = [])}>
+          <button type="button" class={s.link} onClick={clearConflicts}>
             Dismiss
           </button>
         </div>
@@ -363,7 +367,6 @@ function Scanning() {
       {doorError.value && <p role="alert">{doorError.value}</p>}
       <p role="status">{doorNotice.value}</p>
       <div class={s.camera}>
-        {/* biome-ignore lint/a11y/useMediaCaption: a live camera preview has no speech to caption */}
         <video ref={video} class={s.video} muted playsInline aria-label="Camera preview" hidden={camera !== 'on'} />
         {camera === 'on' ? (
           <button type="button" class={s.secondary} onClick={stopCamera}>
