@@ -106,6 +106,19 @@ const mayDoor = (userId: number): SQL<boolean> => sql<boolean>`(
 /** Whether the viewer may see the event of the row in scope (issue 21 item 7): published, or one of the viewer's. */
 const mayView = (userId: number): SQL<boolean> => sql<boolean>`(${events.state} <> 'DRAFT' OR ${mayDoor(userId)})`
 
+/**
+ * What attendeeOf reads of a ticket's row: its holder, team, and the answers the door may show (the rows joined with
+ * users, events and teams). One list for the holder lookup, the live scan and the sync.
+ */
+const attendeeColumns = {
+  name: users.name,
+  photoUrl: users.photoUrl,
+  teamId: teams.id,
+  teamName: teams.name,
+  questions: events.questions,
+  answers: participants.answers,
+}
+
 /** The ticket holder of a code (any event), for the answer: who, which event (named when the viewer may see it), checked in when and where. */
 async function holderOf(db: Db, ticketCode: string, viewerId: number) {
   const [row] = await db
@@ -113,14 +126,9 @@ async function holderOf(db: Db, ticketCode: string, viewerId: number) {
       eventId: participants.eventId,
       eventName: events.name,
       eventVisible: mayView(viewerId),
-      name: users.name,
-      photoUrl: users.photoUrl,
-      teamId: teams.id,
-      teamName: teams.name,
+      ...attendeeColumns,
       checkedInAt: participants.checkedInAt,
       gate: participants.checkedInGate,
-      questions: events.questions,
-      answers: participants.answers,
     })
     .from(participants)
     .innerJoin(users, eq(users.id, participants.userId))
@@ -305,12 +313,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
     const [ticket] = await tx
       .select({
         id: participants.id,
-        name: users.name,
-        photoUrl: users.photoUrl,
-        teamId: teams.id,
-        teamName: teams.name,
-        questions: events.questions,
-        answers: participants.answers,
+        ...attendeeColumns,
       })
       .from(participants)
       .innerJoin(users, eq(users.id, participants.userId))
@@ -428,12 +431,7 @@ export function doorRepository(db: Db, clock: () => Date = () => new Date()) {
           userId: participants.userId,
           collectedAt: participants.ticketCollectedAt,
           registeredAt: participants.createdAt,
-          name: users.name,
-          photoUrl: users.photoUrl,
-          teamId: teams.id,
-          teamName: teams.name,
-          questions: events.questions,
-          answers: participants.answers,
+          ...attendeeColumns,
         })
         .from(participants)
         .innerJoin(users, eq(users.id, participants.userId))

@@ -93,31 +93,24 @@ const doorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => ({ error: false as const, ...valueOf(await door.tickets(request.userId, request.body.event_id)) }),
   })
 
-  app.route({
-    ...declared(CALLS.checkIn),
-    config: limit,
-    handler: async (request, reply) => {
-      const { event_id, ticket_code, scan_id, gate } = request.body
-      const answer = valueOf(await door.checkIn(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
-      app.metrics.checkIn(answer.result, 'scan')
-      const { status, body } = scanReply(answer)
-      if (status === 200) return body
-      return reply.status(status).send(body)
-    },
-  })
-
-  app.route({
-    ...declared(CALLS.checkOut),
-    config: limit,
-    handler: async (request, reply) => {
-      const { event_id, ticket_code, scan_id, gate } = request.body
-      const answer = valueOf(await door.checkOut(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
-      app.metrics.checkIn(answer.result, 'scan')
-      const { status, body } = scanReply(answer)
-      if (status === 200) return body
-      return reply.status(status).send(body)
-    },
-  })
+  // A scan in and a scan out (issue 25 item 3): the same body and answers, another repository call.
+  for (const [call, scan] of [
+    [CALLS.checkIn, door.checkIn],
+    [CALLS.checkOut, door.checkOut],
+  ] as const) {
+    app.route({
+      ...declared(call),
+      config: limit,
+      handler: async (request, reply) => {
+        const { event_id, ticket_code, scan_id, gate } = request.body
+        const answer = valueOf(await scan(request.userId, { eventId: event_id, ticketCode: ticket_code, scanId: scan_id.toLowerCase(), gate }))
+        app.metrics.checkIn(answer.result, 'scan')
+        const { status, body } = scanReply(answer)
+        if (status === 200) return body
+        return reply.status(status).send(body)
+      },
+    })
+  }
 
   app.route({
     ...declared(CALLS.undoCheckIn),
