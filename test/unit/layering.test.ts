@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { promisify, stripVTControlCharacters } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -38,11 +38,13 @@ async function cruise(files: Record<string, string>): Promise<{ code: number; ou
     writeFileSync(join(dir, path), text)
   }
   try {
-    const { stdout } = await run(CLI, ['src', 'server', '--config', CONFIG], { cwd: dir })
-    return { code: 0, out: stdout }
+    // Colour is off and any escape left is stripped: CI sets FORCE_COLOR, which painted the names apart.
+    const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
+    const { stdout } = await run(CLI, ['src', 'server', '--config', CONFIG], { cwd: dir, env })
+    return { code: 0, out: stripVTControlCharacters(stdout) }
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, out: e.stdout + e.stderr }
+    return { code: e.code, out: stripVTControlCharacters(e.stdout + e.stderr) }
   }
 }
 
