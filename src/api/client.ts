@@ -70,7 +70,8 @@ export interface RequestOptions {
 /** No answer after 30 s: the server answers or sheds well within that (its proxy's read timeout is 35 s). */
 const TIMEOUT_MS = 30_000
 
-type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
+/** What a call came back with: its status and parsed answer, or the ApiError of no answer at all. */
+export type Outcome = { status: number; data: any; retryAfter?: string | null } | ApiError
 
 export function createClient({
   baseUrl = '',
@@ -142,24 +143,23 @@ export function createClient({
     return refreshing
   }
 
-  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
-    if (!auth) {
-      const outcome = await send(path, body, null, keepalive)
-      const error = fail(outcome)
-      if (error) throw error
-      return (outcome as { data: T }).data
-    }
+  /**
+   * A call with the stored bearer (`sendWith` sends it with the token given): a 401 refreshes once, shared with
+   * every call waiting at that moment, and tries again; a fresh token refused at once logs out. The JSON calls
+   * below and the file and form calls (src/api/authorized-fetch.ts) all go through here.
+   */
+  async function authorized<T>(sendWith: (token: string | null) => Promise<Outcome>): Promise<T> {
     if (refreshing) await refreshing.catch(() => {})
     let token = storage.getItem(ACCESS_TOKEN)
     // Signed out on this phone: the call could only answer 401, so take the 401 path without the round trip.
     if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
-    let outcome = await send(path, body, token, keepalive)
+    let outcome = await sendWith(token)
     let error = fail(outcome)
     if (error?.status === 401) {
       // Someone else refreshed while this call was out: retry with their token instead of refreshing again.
       if (storage.getItem(ACCESS_TOKEN) === token) await refresh(token)
       token = storage.getItem(ACCESS_TOKEN)
-      outcome = await send(path, body, token, keepalive)
+      outcome = await sendWith(token)
       error = fail(outcome)
       // A fresh token refused at once: the session is unusable; retrying again would loop.
       if (error?.status === 401) logout()
@@ -168,8 +168,18 @@ export function createClient({
     return (outcome as { data: T }).data
   }
 
+  async function request<T = any>(path: string, body: unknown = true, { auth = true, keepalive }: RequestOptions = {}): Promise<T> {
+    const sendWith = (token: string | null) => send(path, body, token, keepalive)
+    if (auth) return authorized(sendWith)
+    const outcome = await sendWith(null)
+    const error = fail(outcome)
+    if (error) throw error
+    return (outcome as { data: T }).data
+  }
+
   return {
     request,
+    authorized,
     refresh,
     /** The client's clock for waiting before a retry (src/api/retry.ts: the writes' retry of a 503). */
     sleep,

@@ -2,14 +2,14 @@
 // only by the console's stores, so none of it reaches a student's first load. The upload (multipart) and the CSV
 // (a file, not JSON) go through `authorizedFetch`: the same bearer and the same one refresh on 401 as the client.
 import type { Answer, PathOf, Request } from '../../contract/api.ts'
-import { ACCESS_TOKEN, type Client } from './client.ts'
+import type { Client } from './client.ts'
 import { authorizedFetcher } from './authorized-fetch.ts'
 import { API_HOST, client as appClient } from './calls.ts'
 
-export function createOrgCalls(client: Pick<Client, 'request' | 'refresh'>, base = API_HOST, getToken = () => localStorage.getItem(ACCESS_TOKEN)) {
+export function createOrgCalls(client: Pick<Client, 'request' | 'authorized'>, base = API_HOST) {
   const post = client.request
 
-  const authorizedFetch = authorizedFetcher(client, base, getToken)
+  const authorizedFetch = authorizedFetcher(client, base)
 
   return {
     events: () => post<Answer<'orgEvents'>>('/org/p/events' satisfies PathOf<'orgEvents'>, {}).then((d) => d.events),
