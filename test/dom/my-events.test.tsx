@@ -53,4 +53,23 @@ describe('my events', () => {
     await waitFor(() => getByText(root, /You have not registered for any events yet/, 'p'))
     expect(getByText(root, 'Find events on Home', 'a').getAttribute('href')).toBe('/')
   })
+
+  it('a failed load says why under the My Events heading, and Try again loads it', async () => {
+    let calls = 0
+    const gala = summary({ id: 95, name: 'Gala night', state: 'TICKET_CLOSED' })
+    const root = open({
+      events: [],
+      extra: {
+        '/event/p/get/me': () =>
+          ++calls === 1
+            ? [500, { error: true, message: 'The server is restarting' }]
+            : [200, { error: false, events: [{ id: 5, ticket_collected: true, team: null, event: gala, checked_in_at: null }] }],
+      },
+    })
+    const alert = await waitFor(() => getByText(root, 'Could not load your events: The server is restarting', 'p'))
+    expect(alert.closest('[role="alert"]')!.querySelector('h1')!.textContent).toBe('My Events')
+    getByText(root, 'Try again', 'button').click()
+    await waitFor(() => getByText(root, 'Gala night', 'h3'))
+    expect(calls).toBe(2)
+  })
 })

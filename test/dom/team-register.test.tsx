@@ -298,4 +298,16 @@ describe('team register: the event’s registration questions', () => {
     submit(root, 'name')
     await waitFor(() => expect(api.createTeam).toHaveBeenCalledWith(EVENT_ID, 'Byte Club', { gh: 'https://github.com/me' }))
   })
+
+  it('an event that could not be loaded says so with the reason, and Try again loads it (no form meanwhile)', async () => {
+    const api = fakeTeamApi(teamEvent())
+    api.getEvent.mockRejectedValueOnce(new ApiError(503, 'The server is busy. Please try again.'))
+    const root = openAt(`/team-register/${EVENT_ID}`, api)
+    const heading = await waitFor(() => getByText(root, 'Could not load the event', 'h1'))
+    expect(heading.closest('[role="alert"]')!.querySelector('p')!.textContent).toBe('The server is busy. Please try again.')
+    expect(root.querySelector('#team-name')).toBeNull()
+    getByText(root, 'Try again', 'button').click()
+    await waitFor(() => getByText(root, 'Create Team', 'h2'))
+    expect(api.getEvent).toHaveBeenCalledTimes(2)
+  })
 })

@@ -1,7 +1,30 @@
-// What a screen shows while the event it needs is not there yet (event details, child events, ticket): the
-// spinner until the fetch fails, then the reason with a way to try again. A module of its own, not beside
-// PageSpinner: spinner/ is in the first load of /, which none of these screens is.
+// What a screen shows while what it needs is not there yet (an event, the participants, My Events): the spinner
+// until the fetch fails, then the reason with a way to try again. A module of its own, not beside PageSpinner:
+// spinner/ is in the first load of /, which none of these screens is.
+import type { ComponentChildren } from 'preact'
 import { PageSpinner } from '../spinner/index.tsx'
+
+export interface RetryMessageProps {
+  /** The screen's heading, when the failure takes the whole screen. */
+  heading?: string
+  children: ComponentChildren
+  retry: () => unknown
+  /** While the retry runs: the button waits. */
+  busy?: boolean
+}
+
+/** The failure and a "Try again" button: every screen that could not load what it shows. */
+export function RetryMessage({ heading, children, retry, busy }: RetryMessageProps) {
+  return (
+    <div class="page-message" role="alert">
+      {heading && <h1>{heading}</h1>}
+      <p>{children}</p>
+      <button type="button" class="button" onClick={() => retry()} disabled={busy}>
+        Try again
+      </button>
+    </div>
+  )
+}
 
 export interface LoadOrRetryProps {
   /** What the spinner says it waits for, e.g. 'Loading the ticket'. */
@@ -16,13 +39,8 @@ export interface LoadOrRetryProps {
 export function LoadOrRetry({ loading, what, error, retry }: LoadOrRetryProps) {
   if (!error) return <PageSpinner label={loading} />
   return (
-    <div class="page-message" role="alert">
-      <p>
-        Could not load {what}: {error}
-      </p>
-      <button type="button" class="button" onClick={() => retry()}>
-        Try again
-      </button>
-    </div>
+    <RetryMessage retry={retry}>
+      Could not load {what}: {error}
+    </RetryMessage>
   )
 }

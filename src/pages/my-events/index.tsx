@@ -2,6 +2,7 @@
 // ticket leads to the ticket, anything else to the event.
 import { useEffect } from 'preact/hooks'
 import { EventCard } from '../../components/event-card/index.tsx'
+import { RetryMessage } from '../../components/load-or-retry/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
@@ -18,13 +19,9 @@ export default function MyEvents() {
 
   if (error && !items) {
     return (
-      <div class="page-message" role="alert">
-        <h1>My Events</h1>
-        <p>Could not load your events: {error}</p>
-        <button type="button" class="button" onClick={() => myEvents.load()} disabled={myEvents.loading.value}>
-          Try again
-        </button>
-      </div>
+      <RetryMessage heading="My Events" retry={() => myEvents.load()} busy={myEvents.loading.value}>
+        Could not load your events: {error}
+      </RetryMessage>
     )
   }
   if (!items) return <PageSpinner label="Loading your events" />

@@ -7,6 +7,7 @@ import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
 import { refusalOf, teamActions, type TeamStore } from '../../stores/team.ts'
+import { RetryMessage } from '../../components/load-or-retry/index.tsx'
 import { EventNotFound, TEAMS_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
 import { answerError, checkAnswers } from '../../../contract/questions.ts'
 import { QuestionFields, questionFieldId } from '../../components/question-fields/index.tsx'
@@ -40,13 +41,9 @@ export default function TeamRegister({ id, detail = eventDetail, teams = teamAct
   if (detail.notFound.value) return <EventNotFound />
   if (!event) {
     return (
-      <div class="page-message" role="alert">
-        <h1>Could not load the event</h1>
-        <p>{detail.error.value}</p>
-        <button type="button" class="button" onClick={() => detail.refresh()}>
-          Try again
-        </button>
-      </div>
+      <RetryMessage heading="Could not load the event" retry={() => detail.refresh()}>
+        {detail.error.value}
+      </RetryMessage>
     )
   }
 
