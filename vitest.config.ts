@@ -11,7 +11,8 @@ export default defineConfig({
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/vite/**/*.test.ts'], environment: 'node' } },
       {
         plugins: [preact(), classicJsx()],
-        test: { name: 'dom', include: ['test/dom/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+        // A screen's waits (waitFor, 5 s each) are bounded by the test's 20 s: a busy machine makes them slower, not wrong.
+        test: { name: 'dom', include: ['test/dom/**/*.test.{ts,tsx}'], environment: 'happy-dom', testTimeout: 20_000 },
       },
       {
         test: {

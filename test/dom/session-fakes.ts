@@ -68,8 +68,11 @@ export function cleanup() {
   vi.unstubAllGlobals()
 }
 
-/** Retries `check` until it stops throwing (or the time is up, then throws its last error). */
-export async function waitFor<T>(check: () => T, timeout = 2000): Promise<T> {
+/**
+ * Retries `check` until it stops throwing (or the time is up, then throws its last error). 5 s: a screen that is
+ * right passes as soon as it is; the time only matters on a machine loaded by other runs (2 s failed at load 13).
+ */
+export async function waitFor<T>(check: () => T, timeout = 5000): Promise<T> {
   const start = Date.now()
   for (;;) {
     try {

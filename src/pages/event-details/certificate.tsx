@@ -1,6 +1,6 @@
 // "Download certificate" on a completed event's page (issue 13): a chunk of its own, fetched only for a student
 // the door checked in at a completed event.
-import { CertificateButton } from '../../components/certificate-button/index.tsx'
+import { CertificateButton } from '../../components/download-button/index.tsx'
 import { feeds } from '../../stores/feeds.ts'
 
 export function Certificate({ eventId }: { eventId: number }) {

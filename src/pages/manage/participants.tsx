@@ -5,20 +5,9 @@ import { useEffect, useState } from 'preact/hooks'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
+import { saveFile } from '../../lib/save-file.ts'
 import { csvFileName, matchesSearch, ratingBars, teamsOf } from '../../lib/participants.ts'
 import { org } from '../../stores/org.ts'
-
-/** Saves a file the page holds in memory (an <a download> on an object URL). */
-function saveFile(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 export default function Participants({ id }: { id: number }) {
   const [query, setQuery] = useState('')

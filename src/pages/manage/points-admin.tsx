@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import type { Answer } from '../../../contract/api.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
+import { saveFile } from '../../lib/save-file.ts'
 import { orgPoints } from '../../stores/org-points.ts'
 
 type Below = Answer<'pointsBelowTarget'>
@@ -86,11 +87,7 @@ export default function PointsAdmin() {
   const show = () => run(async () => setBelow(await orgPoints.belowTarget(query())))
   const download = () =>
     run(async () => {
-      const a = document.createElement('a')
-      a.href = URL.createObjectURL(await orgPoints.exportCsv(query()))
-      a.download = `activity-points${year.trim() ? `-${year.trim()}` : ''}.csv`
-      a.click()
-      URL.revokeObjectURL(a.href)
+      saveFile(await orgPoints.exportCsv(query()), `activity-points${year.trim() ? `-${year.trim()}` : ''}.csv`)
     })
   useEffect(() => void show(), [])
   return (

@@ -7,7 +7,7 @@ import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
 import { myEvents } from '../../stores/my-events.ts'
-import { CertificateButton } from '../../components/certificate-button/index.tsx'
+import { CertificateButton } from '../../components/download-button/index.tsx'
 import { feeds } from '../../stores/feeds.ts'
 
 export default function MyEvents() {

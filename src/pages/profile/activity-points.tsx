@@ -2,9 +2,9 @@
 // event, and the transcript PDF. A lazy chunk of its own, fetched after Profile shows: the record is computed by
 // the server from the door's check-ins, the event's roles and its winners, and kept as the last good copy, so it
 // opens with no network as the tickets do (the time it was computed is then shown).
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect } from 'preact/hooks'
 import type { PointEntry } from '../../../contract/types.ts'
-import { showToast } from '../../components/toast/index.tsx'
+import { DownloadButton } from '../../components/download-button/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
 import { offline } from '../../stores/connection.ts'
 import { points } from '../../stores/points.ts'
@@ -19,29 +19,15 @@ function roleOf(e: PointEntry): string {
 }
 
 function Transcript() {
-  const [busy, setBusy] = useState(false)
-  const save = async () => {
-    if (busy) return
-    setBusy(true)
-    try {
-      const url = URL.createObjectURL(await points.transcript())
-      const a = document.createElement('a')
-      a.href = url
-      a.download = 'activity-points.pdf'
-      document.body.append(a)
-      a.click()
-      a.remove()
-      setTimeout(() => URL.revokeObjectURL(url), 60_000)
-    } catch (err) {
-      showToast(err instanceof Error ? err.message : 'Could not download the transcript. Please try again.', 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
   return (
-    <button type="button" class={`button ${styles.button}`} onClick={save} disabled={busy} aria-busy={busy}>
-      {busy ? 'Preparing transcript…' : 'Download transcript (PDF)'}
-    </button>
+    <DownloadButton
+      download={points.transcript}
+      filename="activity-points.pdf"
+      class={`button ${styles.button}`}
+      label="Download transcript (PDF)"
+      busyLabel="Preparing transcript…"
+      failed="Could not download the transcript. Please try again."
+    />
   )
 }
 
