@@ -142,6 +142,37 @@ describe('console', () => {
     ])
   })
 
+  it('an admin adds a council’s organiser by e-mail (the refusal under the field), then removes them', async () => {
+    const admin = student({ roles: { admin: true, councils: [], door_events: [] } })
+    let organizers: { id: number; name: string; email: string }[] = []
+    const { root, server } = open('/manage/admin', admin, {
+      '/org/p/council/organizers': (body) => {
+        if (body.email === 'nobody@example.edu') return [404, { error: true, message: 'No user with that e-mail has signed in yet.' }]
+        organizers = body.remove ? organizers.filter((p) => p.email !== body.email) : [...organizers, { id: 9, name: 'Ria Org', email: body.email }]
+        return [200, { error: false, organizers }]
+      },
+    })
+    const input = await waitFor(() => find<HTMLInputElement>(root, '#org-1'))
+    expect(root.querySelector('label[for="org-1"]')?.textContent).toBe('E-mail of an organiser')
+    await click(getByText(root, 'Add', 'button'))
+    await waitFor(() => getByText(root, 'E-mail is required', 'p'))
+    await typeInto(input, 'nobody@example.edu')
+    await click(getByText(root, 'Add', 'button'))
+    const refusal = await waitFor(() => getByText(root, 'No user with that e-mail has signed in yet.', 'p'))
+    expect(input.getAttribute('aria-describedby')).toBe(refusal.id)
+    await typeInto(input, 'ria@example.edu')
+    await click(getByText(root, 'Add', 'button'))
+    await waitFor(() => getByText(root, /Ria Org/, 'li'))
+    expect(input.value).toBe('')
+    await click(find(root, '[aria-label="Remove Ria Org from CSI Council"]'))
+    await waitFor(() => expect(root.textContent).not.toContain('Ria Org'))
+    expect(server.calls('/org/p/council/organizers').map((c) => c.body)).toEqual([
+      { council_id: 1, email: 'nobody@example.edu', remove: false },
+      { council_id: 1, email: 'ria@example.edu', remove: false },
+      { council_id: 1, email: 'ria@example.edu', remove: true },
+    ])
+  })
+
   it('the editor checks a field on touch, sends the event, and shows a server message under the field it names', async () => {
     let answer: [number, unknown] = [400, { error: true, message: 'fee must be a whole number from 0 to 1000000' }]
     const { root, server } = open('/manage/event/new', organiser, { '/org/p/event/save': () => answer })

@@ -4,6 +4,7 @@ import type { ManagedCouncil } from '../../../contract/types.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { org } from '../../stores/org.ts'
+import { PeopleByEmail } from './people.tsx'
 
 type CouncilForm = { name: string; photo_url: string; phone_number: string; email: string }
 const FIELDS: [keyof CouncilForm, string, string][] = [
@@ -71,54 +72,19 @@ function CouncilEditor({ council, onDone }: { council?: ManagedCouncil; onDone?:
 }
 
 function Organizers({ council }: { council: ManagedCouncil }) {
-  const [email, setEmail] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const change = async (address: string, remove: boolean) => {
-    if (
-      await attempt(
-        () => org.changeOrganizer(council.id, address, remove),
-        setError,
-        remove ? `${address} removed` : `${address} now organises ${council.name}`,
-      )
-    )
-      setEmail('')
-  }
   return (
     <>
       <h3>Organisers</h3>
-      <ul class="m-people">
-        {council.organizers.map((p) => (
-          <li key={p.id}>
-            <span>
-              {p.name} <span class="m-muted">{p.email}</span>
-            </span>
-            <button type="button" class="m-small" onClick={() => change(p.email, true)} aria-label={`Remove ${p.name} from ${council.name}`}>
-              Remove
-            </button>
-          </li>
-        ))}
-      </ul>
-      <form
-        class="m-row"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (email.trim()) change(email.trim(), false)
-          else setError('E-mail is required')
+      <PeopleByEmail
+        id={`org-${council.id}`}
+        people={council.organizers}
+        label="E-mail of an organiser"
+        removeLabel={(p) => `Remove ${p.name} from ${council.name}`}
+        change={async (address, remove) => {
+          await org.changeOrganizer(council.id, address, remove)
+          return remove ? `${address} removed` : `${address} now organises ${council.name}`
         }}
-      >
-        <div class="m-field">
-          <label for={`org-${council.id}`}>E-mail of an organiser</label>
-          <input id={`org-${council.id}`} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        </div>
-        <button type="submit" class="button">
-          Add
-        </button>
-      </form>
-      {error && (
-        <p class="m-error" role="alert">
-          {error}
-        </p>
-      )}
+      />
     </>
   )
 }

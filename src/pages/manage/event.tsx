@@ -14,6 +14,7 @@ import { org } from '../../stores/org.ts'
 import { Counts } from './counts.tsx'
 import { DrawStatus } from './draw-status.tsx'
 import { NotifyForm } from './notify.tsx'
+import { PeopleByEmail } from './people.tsx'
 
 const PointsPanel = lazy(() => import('./points-panel.tsx'))
 
@@ -80,76 +81,28 @@ function StateControl({ event }: { event: OrgEvent }) {
 }
 
 function DoorVolunteers({ eventId }: { eventId: number }) {
-  const [email, setEmail] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   useEffect(() => {
     org.loadStaff(eventId)
   }, [eventId])
-  const change = async (address: string, remove: boolean) => {
-    setBusy(true)
-    try {
-      await org.changeStaff(eventId, address, remove)
-      setError(null)
-      if (!remove) setEmail('')
-      showToast(remove ? `${address} removed` : `${address} can now check tickets in`)
-    } catch (err) {
-      setError((err as Error).message)
-    } finally {
-      setBusy(false)
-    }
-  }
   const staff = org.staff.value
   return (
     <section class="m-card" aria-labelledby="staff-h">
       <h2 id="staff-h">Door volunteers</h2>
-      {staff === null ? (
-        <p class="m-muted">{org.staffError.value ?? 'Loading…'}</p>
-      ) : staff.length === 0 ? (
-        <p class="m-muted">No door volunteers yet. Organisers of the council can check tickets in too.</p>
-      ) : (
-        <ul class="m-people">
-          {staff.map((p) => (
-            <li key={p.id}>
-              <span>
-                {p.name} <span class="m-muted">{p.email}</span>
-              </span>
-              <button type="button" class="m-small" disabled={busy} onClick={() => change(p.email, true)} aria-label={`Remove ${p.name}`}>
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form
-        class="m-row"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (email.trim()) change(email.trim(), false)
-          else setError('E-mail is required')
+      <PeopleByEmail
+        id="staff-email"
+        people={staff}
+        placeholder={
+          <p class="m-muted">
+            {staff === null ? (org.staffError.value ?? 'Loading…') : 'No door volunteers yet. Organisers of the council can check tickets in too.'}
+          </p>
+        }
+        label="E-mail of a volunteer"
+        removeLabel={(p) => `Remove ${p.name}`}
+        change={async (address, remove) => {
+          await org.changeStaff(eventId, address, remove)
+          return remove ? `${address} removed` : `${address} can now check tickets in`
         }}
-      >
-        <div class="m-field">
-          <label for="staff-email">E-mail of a volunteer</label>
-          <input
-            id="staff-email"
-            type="email"
-            autocomplete="off"
-            value={email}
-            aria-invalid={!!error}
-            aria-describedby={error ? 'staff-error' : undefined}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </div>
-        <button type="submit" class="button" disabled={busy}>
-          Add
-        </button>
-      </form>
-      {error && (
-        <p id="staff-error" class="m-error" role="alert">
-          {error}
-        </p>
-      )}
+      />
       <p class="m-muted">They must have signed in to the app once.</p>
     </section>
   )
