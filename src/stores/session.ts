@@ -1,11 +1,17 @@
 // The session of SPEC §4: on load fetch the user (the client turns a 401 into one refresh, then a retry, and
 // sends the app to /logout when there is no refresh token or the refresh is refused), then fetch the events
 // list in any case. Screens read the signals; the layout redirects on `needsOnboarding`.
+//
+// The start path's models are built here, in one function and in dependency order (`buildStart`: the events list,
+// then the session that loads it), once for the app. The lazy rooms build theirs from these, passed in as
+// arguments (the door: `buildDoor(session)`; the event screens: `buildEventDetail(start)`), never the other way:
+// nothing on the start path imports a room (a module is never split between chunks: a room's model here would be
+// in every student's first load).
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { User } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import { api, type StartApi } from '../api/calls.ts'
-import { events as appEvents, type Events } from './events.ts'
+import { EventsModel, type Events } from './events.ts'
 
 /**
  * idle: nothing fetched yet · loading: user or events on their way · ready: both fetched (events may have
@@ -92,4 +98,14 @@ export const SessionModel = createModel(({ me, events }: SessionDeps) => {
 
 export type Session = InstanceType<typeof SessionModel>
 
-export const session = new SessionModel({ me: api.me, events: appEvents })
+/** The start path's models, built in dependency order from the start's calls (a test passes its own). */
+export function buildStart(calls: Pick<StartApi, 'me' | 'getEvents'>) {
+  const events = new EventsModel(calls.getEvents)
+  const session = new SessionModel({ me: calls.me, events })
+  return { events, session }
+}
+
+export type StartModels = ReturnType<typeof buildStart>
+
+/** The app's one session and events list. */
+export const { events, session } = buildStart(api)
