@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../src/api/client.ts'
 import { createCalls } from '../../src/api/all-calls.ts'
-import { buildStart } from '../../src/stores/session.ts'
+import { EventsModel } from '../../src/stores/events.ts'
+import { SessionModel } from '../../src/stores/session.ts'
 import { parseAuthReturn } from '../../src/stores/session-flows.ts'
 import { App } from '../../src/app.tsx'
 import { cleanup, fakeServer, getByText, go, mount, student, waitFor } from './session-fakes.ts'
@@ -11,8 +12,9 @@ import { cleanup, fakeServer, getByText, go, mount, student, waitFor } from './s
 function model() {
   const onLogout = vi.fn()
   const client = createClient({ storage: localStorage, onLogout })
-  // The start path's models as the app builds them (stores/session.ts), on this test's own client.
-  const { session, events } = buildStart(createCalls(client))
+  const api = createCalls(client)
+  const events = new EventsModel(api.getEvents)
+  const session = new SessionModel({ me: api.me, events })
   return { session, events, onLogout }
 }
 
