@@ -13,8 +13,7 @@ import { aroundApi, type AroundApi } from '../api/around-calls.ts'
 import { drawStep } from '../lib/draw-step.ts'
 import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
-import { events } from './events.ts'
-import { session } from './session.ts'
+import { events, session, type StartModels } from './session.ts'
 
 /** The writes of the bottom button that show a transient label while they run. */
 export type Flow = 'register' | 'claim-ticket'
@@ -293,26 +292,32 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
 
 export type EventDetailStore = InstanceType<typeof EventDetailModel>
 
-/** A write's answer (register, RSVP) written into the events list: its card shows it without fetching the list again. */
-export function setParticipant(id: number, participant: SummaryParticipant) {
-  events.update((byState) =>
-    Object.fromEntries(Object.entries(byState).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))])),
-  )
+/**
+ * The event screens' room, built from the start path's models (stores/session.ts): the event's details, and
+ * `setParticipant`, which writes an answer (register, RSVP, a transfer) into the events list, so its card shows it
+ * without fetching the list again. The room's other models (team, register answers, transfer) take these.
+ */
+export function buildEventDetail({ events, session }: { events: Pick<StartModels['events'], 'update'>; session: Pick<StartModels['session'], 'user'> }) {
+  const setParticipant = (id: number, participant: SummaryParticipant) =>
+    events.update((byState) =>
+      Object.fromEntries(Object.entries(byState).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))])),
+    )
+  const eventDetail = new EventDetailModel({
+    getEvent: api.getEvent,
+    register: detailApi.register,
+    claimTicket: detailApi.claimTicket,
+    rate: detailApi.rate,
+    onChanged: setParticipant,
+    releaseTicket: aroundApi.releaseTicket,
+    waitlist: aroundApi.waitlist,
+  })
+  // Participant is per student: after a sign-out (or another student signing in on this phone) the held event
+  // must not be shown again, even for a moment.
+  effect(() => {
+    session.user.value?.id
+    eventDetail.reset()
+  })
+  return { eventDetail, setParticipant }
 }
 
-export const eventDetail = new EventDetailModel({
-  getEvent: api.getEvent,
-  register: detailApi.register,
-  claimTicket: detailApi.claimTicket,
-  rate: detailApi.rate,
-  onChanged: setParticipant,
-  releaseTicket: aroundApi.releaseTicket,
-  waitlist: aroundApi.waitlist,
-})
-
-// Participant is per student: after a sign-out (or another student signing in on this phone) the held event
-// must not be shown again, even for a moment.
-effect(() => {
-  session.user.value?.id
-  eventDetail.reset()
-})
+export const { eventDetail, setParticipant } = buildEventDetail({ events, session })

@@ -1,10 +1,10 @@
 // Home's events list (POST /event/p/get {scope: 'home'}, grouped by state), loaded once per session and refreshed
-// on demand.
+// on demand. Built with the session, on the start path (stores/session.ts).
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { EventsByState, EventSummary } from '../../contract/types.ts'
 import { EVENT_STATES } from '../../contract/constants.ts'
-import { api, type StartApi } from '../api/calls.ts'
+import type { StartApi } from '../api/calls.ts'
 
 export const EventsModel = createModel((getEvents: StartApi['getEvents']) => {
   const byState = signal<EventsByState>({})
@@ -62,5 +62,3 @@ export const EventsModel = createModel((getEvents: StartApi['getEvents']) => {
 })
 
 export type Events = InstanceType<typeof EventsModel>
-
-export const events = new EventsModel(api.getEvents)

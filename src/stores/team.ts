@@ -7,7 +7,7 @@ import type { Api } from '../api/all-calls.ts'
 import { teamApi as api } from '../api/team-calls.ts'
 import { ApiError } from '../api/client.ts'
 import { eventDetail, type EventDetailStore } from './event-detail.ts'
-import { events } from './events.ts'
+import { events } from './session.ts'
 
 /**
  * The server's words when a team call was refused (an answer with the error flag: shown in a toast, SPEC §8);

@@ -8,7 +8,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import DoorPage from '../../src/pages/door/index.tsx'
 import { express, REPEAT_MS, VERDICT_MS } from '../../src/pages/door/express.ts'
 import s from '../../src/pages/door/style.module.css'
-import { answer, closeDoor, lastCheckIn, online, queue } from '../../src/stores/door.ts'
+import { doorApi } from '../../src/api/door.ts'
+import { memoryStorage } from '../../src/lib/kv-storage.ts'
+import { type Door, DoorModel } from '../../src/stores/door.ts'
+import { session } from '../../src/stores/session.ts'
+import { switchedNetwork } from '../fixtures/network.ts'
 import { cleanup, click, fakeServer, find, getByText, mount, settle, typeInto, waitFor } from './session-fakes.ts'
 
 const camera = vi.hoisted(() => ({ onCode: null as ((code: string) => void) | null }))
@@ -31,7 +35,10 @@ const DOOR_ANSWERS: Record<string, { label: string; answer: string }[]> = {
 const attendee = (code: string) => ({ name: NAMES[code], photo_url: null, team: null, ...(DOOR_ANSWERS[code] && { door_answers: DOOR_ANSWERS[code] }) })
 
 let vibrations: unknown[]
-function door() {
+// A door model per test, on the app's real calls (the fake server answers at fetch), with nothing kept between tests.
+let door: Door
+let network: ReturnType<typeof switchedNetwork>
+function doorServer() {
   const inAt = new Map<string, string>()
   const server = fakeServer({
     '/door/p/events': () => [200, { error: false, events: [{ id: 5, name: 'Gala', dates: [], venue: 'Hall', tickets_sold: 3, checked_in: 0 }] }],
@@ -67,20 +74,21 @@ beforeEach(() => {
   localStorage.setItem('accessToken', 'A')
   localStorage.setItem('refreshToken', 'R')
   vibrations = []
+  network = switchedNetwork()
+  door = new DoorModel({ calls: doorApi, session, storage: memoryStorage(), network })
   vi.stubGlobal('navigator', { ...navigator, onLine: true, vibrate: (pattern: unknown) => vibrations.push(pattern) })
 })
 afterEach(() => {
-  closeDoor()
+  door.closeDoor()
   cleanup()
   express.value = false
-  lastCheckIn.value = null
   vi.useRealTimers()
 })
 
 /** The door screen, the event opened, the camera on; express mode switched on first when asked. */
 async function openDoor(options: { express: boolean }) {
-  const api = door()
-  const root = mount(<DoorPage />)
+  const api = doorServer()
+  const root = mount(<DoorPage door={door} />)
   await click(await waitFor(() => getByText(root, 'Gala', 'span').closest('button')!))
   await waitFor(() => expect(find(root, '[data-testid=ticket-total]').textContent).toBe('3'))
   const toggle = getByText(root, 'Express mode', 'label').querySelector('input')!
@@ -138,7 +146,7 @@ describe('express mode', () => {
     expect(api.checkIns()).toEqual([CODES.asha])
     // The verdict has cleared itself; undo of the last check-in is on the screen.
     await waitFor(() => expect(verdict(root)).toBeNull())
-    expect(answer.value).toBeNull()
+    expect(door.answer.value).toBeNull()
     expect(getByText(root, 'Undo last check-in (Asha Rao)', 'button')).toBeTruthy()
     // The next person: checked in with no tap either.
     await read(CODES.kabir)
@@ -209,13 +217,13 @@ describe('express mode', () => {
 
   it('offline, the kept list decides: green with the door answers the list carries, the scan queued', async () => {
     const { root, api } = await openDoor({ express: true })
-    online.value = false
+    network.set(false)
     await read(CODES.asha)
     const green = await shown(root, 'CHECKED_IN', CODES.asha)
     expect(green.textContent).toContain('Checked offline against the ticket list')
     expect([...green.querySelectorAll('dd')].map((d) => d.textContent)).toEqual(['M', 'Veg'])
     expect(api.checkIns()).toEqual([])
-    expect(queue.value.map((q) => q.ticket_code)).toEqual([CODES.asha])
+    expect(door.queue.value.map((q) => q.ticket_code)).toEqual([CODES.asha])
     await vi.advanceTimersByTimeAsync(VERDICT_MS.yes)
     await waitFor(() => expect(verdict(root)).toBeNull())
     await vi.advanceTimersByTimeAsync(REPEAT_MS)

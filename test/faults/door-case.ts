@@ -1,4 +1,4 @@
-// Fault (d): a door device (the door's own store, src/stores/door.ts, run in Node against the real deployment) has
+// Fault (d): a door device (the door's own model, src/stores/door.ts, run in Node against the real deployment) has
 // scanned 200 tickets with no network; another gate meanwhile checks 20 of them in online. The device comes back
 // and syncs its queue (chunks of 50) through the proxy; the first chunk is held in the database by a row lock, and
 // the instance serving it is killed with SIGKILL. The device's sync retries (bounded, with jitter: SYNC_RETRIES)
@@ -6,12 +6,16 @@
 // every scan is recorded once under its scan_id, and the device reports as conflicts exactly the tickets the other
 // gate let in (a chunk sent again is answered as the first time, never as a conflict with itself).
 import { randomUUID } from 'node:crypto'
+import { signal } from '@preact/signals'
 import postgres from 'postgres'
 import { expect } from 'vitest'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { client } from '../../src/api/calls.ts'
-import { closeDoor, conflicts, doorError, online, openDoor, queue, scan, syncNow, tickets } from '../../src/stores/door.ts'
+import { doorApi } from '../../src/api/door.ts'
+import { memoryStorage } from '../../src/lib/kv-storage.ts'
+import { DoorModel } from '../../src/stores/door.ts'
+import { switchedNetwork } from '../fixtures/network.ts'
 import { TIMEOUT_MS } from './rush.ts'
 import { type Instance, until } from './support.ts'
 
@@ -78,6 +82,9 @@ export async function doorCase(databaseUrl: string, jwtSecret: string, deploy: (
   // the proxy's origin stands for it. Every request is counted and bounded as the client bounds it.
   const realFetch = globalThis.fetch
   let syncRequests = 0
+  // The device's door model, as the door route builds it, but its network switched by the test and nothing kept.
+  const network = switchedNetwork(true)
+  const door = new DoorModel({ calls: doorApi, session: { user: signal(null) }, storage: memoryStorage(), network })
   let timedOut = 0
   let longestMs = 0
   globalThis.fetch = async (input, init) => {
@@ -95,16 +102,15 @@ export async function doorCase(databaseUrl: string, jwtSecret: string, deploy: (
   }
   try {
     client.setTokens(volunteer, 'not-used')
-    online.value = true
-    await openDoor(eventId, 'Gate A')
-    expect(tickets.value.size).toBe(HOLDERS)
+    await door.openDoor(eventId, 'Gate A')
+    expect(door.tickets.value.size).toBe(HOLDERS)
 
     // The network goes: 200 scans are checked against the device's list and queued.
-    online.value = false
+    network.set(false)
     const scanned = codes.slice(0, OFFLINE_SCANS)
-    for (const code of scanned) expect((await scan(code))?.result).toBe('CHECKED_IN')
-    expect(queue.value).toHaveLength(OFFLINE_SCANS)
-    const scanIds = queue.value.map((s) => s.scan_id)
+    for (const code of scanned) expect((await door.scan(code))?.result).toBe('CHECKED_IN')
+    expect(door.queue.value).toHaveLength(OFFLINE_SCANS)
+    const scanIds = door.queue.value.map((s) => s.scan_id)
 
     // Meanwhile another gate, online, lets 20 of the same people in.
     const letInByB = scanned.slice(-OTHER_GATE)
@@ -124,8 +130,9 @@ export async function doorCase(databaseUrl: string, jwtSecret: string, deploy: (
     let syncedAt = 0
     await sql.begin(async (tx) => {
       await tx`SELECT id FROM participants WHERE event_id = ${eventId} FOR UPDATE`
-      online.value = true
-      synced = syncNow().then(() => {
+      // The phone's 'online' event: the model sends its queue (and then fetches the list); this sync joins it.
+      network.set(true)
+      synced = door.syncNow().then(() => {
         syncedAt = performance.now()
       })
       let waiting = ''
@@ -155,14 +162,14 @@ export async function doorCase(databaseUrl: string, jwtSecret: string, deploy: (
     const syncSeconds = (syncedAt - killedAt) / 1000
 
     // The device: nothing left to send, no error, and as conflicts exactly the tickets gate B let in.
-    expect(doorError.value).toBeNull()
-    expect(queue.value).toEqual([])
-    expect(online.value).toBe(true)
+    expect(door.error.value).toBeNull()
+    expect(door.queue.value).toEqual([])
+    expect(door.online.value).toBe(true)
     const rows = await sql`
       SELECT ticket_code, checked_in_at, checked_in_gate FROM participants WHERE event_id = ${eventId} AND ticket_code IN ${sql(scanned)}`
     expect(rows.filter((r) => r.checked_in_at === null)).toEqual([])
     const notByA = new Set(rows.filter((r) => r.checked_in_gate !== 'Gate A').map((r) => String(r.ticket_code)))
-    expect(new Set(conflicts.value.map((c) => c.code))).toEqual(notByA)
+    expect(new Set(door.conflicts.value.map((c) => c.code))).toEqual(notByA)
     expect([...notByA].every((code) => letInByB.includes(code))).toBe(true)
     // Every scan of the device recorded once under its own scan_id; gate B's twenty beside them.
     const recorded = await sql`SELECT scan_id::text AS id FROM door_scans WHERE event_id = ${eventId}`
@@ -178,17 +185,17 @@ export async function doorCase(databaseUrl: string, jwtSecret: string, deploy: (
     return {
       scans: OFFLINE_SCANS,
       checkedIn: rows.length,
-      conflicts: conflicts.value.length,
+      conflicts: door.conflicts.value.length,
       requests: syncRequests,
       retries: syncRequests - chunks,
-      answers: { CHECKED_IN: OFFLINE_SCANS - conflicts.value.length, ALREADY_CHECKED_IN: conflicts.value.length },
+      answers: { CHECKED_IN: OFFLINE_SCANS - door.conflicts.value.length, ALREADY_CHECKED_IN: door.conflicts.value.length },
       recovery,
       syncSecondsAfterKill: Math.round(syncSeconds * 100) / 100,
       timedOut,
-      notes: `instance ${killed!.name} (pid ${killed!.child.pid}) killed while a sync chunk waited in the database; the device's sync was sent ${syncRequests} times for ${chunks} chunks and finished ${syncSeconds.toFixed(2)} s after the kill; ${conflicts.value.length} conflicts = the ${OTHER_GATE} tickets gate B let in`,
+      notes: `instance ${killed!.name} (pid ${killed!.child.pid}) killed while a sync chunk waited in the database; the device's sync was sent ${syncRequests} times for ${chunks} chunks and finished ${syncSeconds.toFixed(2)} s after the kill; ${door.conflicts.value.length} conflicts = the ${OTHER_GATE} tickets gate B let in`,
     }
   } finally {
-    closeDoor()
+    door.closeDoor()
     globalThis.fetch = realFetch
     await sql.end({ timeout: 5 })
     await d.stop()

@@ -8,7 +8,7 @@ import { MonthCalendar } from '../../components/month-calendar/index.tsx'
 import { addMonths, isDayKey, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
 import { formatDayKey, todayKeyIST } from '../../lib/date-formats.ts'
 import { eventLists, monthQuery } from '../../stores/event-lists.ts'
-import { events } from '../../stores/events.ts'
+import { events } from '../../stores/session.ts'
 import s from './style.module.css'
 
 export default function CalendarPage() {

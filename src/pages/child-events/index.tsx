@@ -10,7 +10,7 @@ import { eventHref } from '../../lib/event-href.ts'
 import { stateLabel } from '../../lib/state-label.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
 import { eventLists } from '../../stores/event-lists.ts'
-import { events } from '../../stores/events.ts'
+import { events } from '../../stores/session.ts'
 
 export default function ChildEvents() {
   const { id } = useRoute().params

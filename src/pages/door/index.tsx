@@ -7,40 +7,8 @@
 // camera goes on reading; the answers to questions marked "show at the door" come with every verdict.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Scanner } from './scanner/index.ts'
-import {
-  answer,
-  closeDoor,
-  clearConflicts,
-  conflicts,
-  direction,
-  setDirection,
-  eventDayList,
-  insideNow,
-  reentry,
-  today,
-  dismissAnswer,
-  doorError,
-  doorEvents,
-  doorNotice,
-  eventId,
-  eventsKeptFrom,
-  keptLists,
-  gate,
-  gateCount,
-  lastCheckIn,
-  listAsOf,
-  tickets,
-  loadEvents,
-  online,
-  openDoor,
-  queue,
-  scan,
-  syncNow,
-  ticketTotal,
-  totalCheckedIn,
-  undoLast,
-  type ShownAnswer,
-} from '../../stores/door.ts'
+import { buildDoor, type Door, type ShownAnswer } from '../../stores/door.ts'
+import { session } from '../../stores/session.ts'
 import { formatIST } from '../../lib/dates.ts'
 import { express, repeatGuard, setExpress, VERDICT_MS } from './express.ts'
 import s from './style.module.css'
@@ -95,7 +63,19 @@ const VERDICTS: Partial<Record<ShownAnswer['result'], string>> = {
 const good = (shown: ShownAnswer) => shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT'
 
 /** Undo of this device's last check-in, asked first (with the phone's own dialog when the modal's chunk is not here). */
-function UndoLast({ name, class: cls, label, onOpen }: { name: string | undefined; class: string; label: string; onOpen?: (open: boolean) => void }) {
+function UndoLast({
+  door,
+  name,
+  class: cls,
+  label,
+  onOpen,
+}: {
+  door: Door
+  name: string | undefined
+  class: string
+  label: string
+  onOpen?: (open: boolean) => void
+}) {
   const [undoing, setUndoing] = useState(false)
   const open = (yes: boolean) => {
     setUndoing(yes)
@@ -105,10 +85,10 @@ function UndoLast({ name, class: cls, label, onOpen }: { name: string | undefine
   const title = `Undo the check-in of ${name ?? 'this ticket'}?`
   return (
     <>
-      <button type="button" class={cls} onClick={() => (confirm ? open(true) : window.confirm(title) && void undoLast())}>
+      <button type="button" class={cls} onClick={() => (confirm ? open(true) : window.confirm(title) && void door.undoLast())}>
         {label}
       </button>
-      {undoing && confirm && <confirm.ConfirmModal title={title} onConfirm={async () => (await undoLast()) || open(false)} onCancel={() => open(false)} />}
+      {undoing && confirm && <confirm.ConfirmModal title={title} onConfirm={async () => (await door.undoLast()) || open(false)} onCancel={() => open(false)} />}
     </>
   )
 }
@@ -117,7 +97,7 @@ function UndoLast({ name, class: cls, label, onOpen }: { name: string | undefine
  * The answer, full screen. In express mode it takes no focus (a hardware scanner's next code still lands in the
  * code field behind it) and `onHold` keeps it up while the undo is being confirmed.
  */
-function Answer({ shown, quick, onHold }: { shown: ShownAnswer; quick: boolean; onHold: (held: boolean) => void }) {
+function Answer({ door, shown, quick, onHold }: { door: Door; shown: ShownAnswer; quick: boolean; onHold: (held: boolean) => void }) {
   const yes = good(shown)
   const attendee = 'attendee' in shown ? shown.attendee : null
   // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
@@ -157,10 +137,10 @@ function Answer({ shown, quick, onHold }: { shown: ShownAnswer; quick: boolean; 
       {!yes && <p class={s.small}>Code read: {shown.code}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
-        {shown.result === 'CHECKED_IN' && lastCheckIn.value?.code === shown.code && (
-          <UndoLast name={attendee?.name} class={s.undo} label="Undo check-in" onOpen={onHold} />
+        {shown.result === 'CHECKED_IN' && door.lastCheckIn.value?.code === shown.code && (
+          <UndoLast door={door} name={attendee?.name} class={s.undo} label="Undo check-in" onOpen={onHold} />
         )}
-        <button type="button" class={s.next} onClick={dismissAnswer} ref={next}>
+        <button type="button" class={s.next} onClick={door.dismissAnswer} ref={next}>
           Next ticket
         </button>
       </div>
@@ -168,12 +148,12 @@ function Answer({ shown, quick, onHold }: { shown: ShownAnswer; quick: boolean; 
   )
 }
 
-function Pick() {
-  const [gateName, setGateName] = useState(gate.value || 'Gate 1')
+function Pick({ door }: { door: Door }) {
+  const [gateName, setGateName] = useState(door.gate.value || 'Gate 1')
   useEffect(() => {
-    void loadEvents()
+    void door.loadEvents()
   }, [])
-  const events = doorEvents.value
+  const events = door.events.value
   return (
     <section class={s.pick}>
       <h1>Door check-in</h1>
@@ -181,26 +161,26 @@ function Pick() {
         Gate name
         <input value={gateName} maxLength={40} onInput={(e) => setGateName(e.currentTarget.value)} />
       </label>
-      {doorError.value && <p role="alert">{doorError.value}</p>}
-      {eventsKeptFrom.value && (
+      {door.error.value && <p role="alert">{door.error.value}</p>}
+      {door.eventsKeptFrom.value && (
         <p class={s.offline} role="status">
-          Offline: your events as of {listTime(eventsKeptFrom.value)} and the lists kept on this phone.
+          Offline: your events as of {listTime(door.eventsKeptFrom.value)} and the lists kept on this phone.
         </p>
       )}
-      {events === null && !doorError.value && <p>Loading your events…</p>}
+      {events === null && !door.error.value && <p>Loading your events…</p>}
       {events?.length === 0 && <p>No event is open for check-in that you are on the door team of.</p>}
       <ul class={s.events}>
         {events?.map((e) => {
-          const kept = keptLists.value[e.id]
+          const kept = door.keptLists.value[e.id]
           // Offline, an event with no list on this phone cannot check anyone: every code would read as unknown.
-          const unusable = !!eventsKeptFrom.value && !kept
+          const unusable = !!door.eventsKeptFrom.value && !kept
           return (
             <li key={e.id}>
-              <button type="button" class={s.eventButton} disabled={unusable} onClick={() => void openDoor(e.id, gateName)}>
+              <button type="button" class={s.eventButton} disabled={unusable} onClick={() => void door.openDoor(e.id, gateName)}>
                 <span class={s.eventName}>{e.name}</span>
                 <span class={s.small}>
                   {e.checked_in} of {e.tickets_sold} checked in
-                  {eventsKeptFrom.value ? ` (as of ${listTime(eventsKeptFrom.value)})` : ''}
+                  {door.eventsKeptFrom.value ? ` (as of ${listTime(door.eventsKeptFrom.value)})` : ''}
                 </span>
                 <span class={s.small}>{kept ? `List from ${listTime(kept)}` : unusable ? 'No ticket list on this phone' : ''}</span>
               </button>
@@ -212,7 +192,7 @@ function Pick() {
   )
 }
 
-function Scanning() {
+function Scanning({ door }: { door: Door }) {
   const video = useRef<HTMLVideoElement>(null)
   const input = useRef<HTMLInputElement>(null)
   const scanner = useRef<Scanner | null>(null)
@@ -243,10 +223,10 @@ function Scanning() {
         waiting.current = code
         return
       }
-    } else if (busy.current || answer.value) return
+    } else if (busy.current || door.answer.value) return
     busy.current = true
     try {
-      const shown = await scan(raw)
+      const shown = await door.scan(raw)
       if (shown) signal(good(shown))
     } finally {
       busy.current = false
@@ -261,15 +241,15 @@ function Scanning() {
 
   // Express mode: the verdict clears itself (unless an undo is being confirmed); a different code replaces it sooner.
   useEffect(() => {
-    const shown = answer.value
+    const shown = door.answer.value
     if (!express.value || !shown || held) return
-    const timer = setTimeout(() => answer.value === shown && dismissAnswer(), good(shown) ? VERDICT_MS.yes : VERDICT_MS.no)
+    const timer = setTimeout(() => door.answer.value === shown && door.dismissAnswer(), good(shown) ? VERDICT_MS.yes : VERDICT_MS.no)
     return () => clearTimeout(timer)
-  }, [answer.value, express.value, held])
+  }, [door.answer.value, express.value, held])
   // After an undo the same ticket may be scanned in again straight away.
   useEffect(() => {
-    if (!lastCheckIn.value) guard.current.reset()
-  }, [lastCheckIn.value])
+    if (!door.lastCheckIn.value) guard.current.reset()
+  }, [door.lastCheckIn.value])
 
   useEffect(() => () => scanner.current?.stop(), [])
   // The camera's code is fetched while there is a network, so the service worker keeps it for a later offline start.
@@ -282,8 +262,8 @@ function Scanning() {
   }, [])
   // Back to the code field after each answer, so a hardware scanner's next code lands in it.
   useEffect(() => {
-    if (!answer.value) input.current?.focus()
-  }, [answer.value])
+    if (!door.answer.value) input.current?.focus()
+  }, [door.answer.value])
 
   const startCamera = async () => {
     setCamera('starting')
@@ -301,56 +281,65 @@ function Scanning() {
     setCamera('off')
   }
 
-  const events = doorEvents.value ?? []
-  const event = events.find((e) => e.id === eventId.value)
+  const events = door.events.value ?? []
+  const event = events.find((e) => e.id === door.eventId.value)
   return (
     <section class={s.scanning}>
       <header class={s.bar}>
-        <button type="button" class={s.link} onClick={closeDoor}>
+        <button type="button" class={s.link} onClick={door.closeDoor}>
           Change event
         </button>
         <div>
           <h1 class={s.title}>{event?.name ?? 'Door'}</h1>
-          <p class={s.small}>{gate.value}</p>
+          <p class={s.small}>{door.gate.value}</p>
         </div>
       </header>
       <dl class={s.counts} aria-live="polite">
         <div>
           <dt>This gate</dt>
-          <dd data-testid="gate-count">{gateCount.value}</dd>
+          <dd data-testid="gate-count">{door.gateCount.value}</dd>
         </div>
         <div>
           <dt>Checked in</dt>
-          <dd data-testid="total-count">{totalCheckedIn.value}</dd>
+          <dd data-testid="total-count">{door.totalCheckedIn.value}</dd>
         </div>
         <div>
           <dt>Tickets</dt>
-          <dd data-testid="ticket-total">{ticketTotal.value}</dd>
+          <dd data-testid="ticket-total">{door.ticketTotal.value}</dd>
         </div>
       </dl>
       {parts && (
         <parts.AdmissionParts
-          door={{ days: eventDayList, today, checkedIn: totalCheckedIn, total: ticketTotal, reentry, inside: insideNow, direction, setDirection }}
+          door={{
+            days: door.days,
+            today: door.today,
+            checkedIn: door.totalCheckedIn,
+            total: door.ticketTotal,
+            reentry: door.reentry,
+            inside: door.insideNow,
+            direction: door.direction,
+            setDirection: door.setDirection,
+          }}
         />
       )}
-      {!online.value && (
+      {!door.online.value && (
         <p class={s.offline} role="status">
-          offline: {queue.value.length} {queue.value.length === 1 ? 'scan' : 'scans'} waiting
+          offline: {door.queue.value.length} {door.queue.value.length === 1 ? 'scan' : 'scans'} waiting
         </p>
       )}
-      {online.value && queue.value.length > 0 && (
+      {door.online.value && door.queue.value.length > 0 && (
         <p class={s.offline} role="status">
-          Sending {queue.value.length} offline scans…{' '}
-          <button type="button" class={s.link} onClick={() => void syncNow()}>
+          Sending {door.queue.value.length} offline scans…{' '}
+          <button type="button" class={s.link} onClick={() => void door.syncNow()}>
             Send now
           </button>
         </p>
       )}
-      {conflicts.value.length > 0 && (
+      {door.conflicts.value.length > 0 && (
         <div class={s.conflicts} role="alert">
           <p>Let in offline here, but checked in earlier elsewhere or given to a friend:</p>
           <ul>
-            {conflicts.value.map((c) => (
+            {door.conflicts.value.map((c) => (
               <li key={c.code}>
                 {'attendee' in c ? c.attendee.name : c.code}
                 {c.result === 'ALREADY_CHECKED_IN' ? ` — ${time(c.checked_in_at)}${c.gate ? ` at ${c.gate}` : ''}` : ''}
@@ -359,13 +348,13 @@ function Scanning() {
               </li>
             ))}
           </ul>
-          <button type="button" class={s.link} onClick={clearConflicts}>
+          <button type="button" class={s.link} onClick={door.clearConflicts}>
             Dismiss
           </button>
         </div>
       )}
-      {doorError.value && <p role="alert">{doorError.value}</p>}
-      <p role="status">{doorNotice.value}</p>
+      {door.error.value && <p role="alert">{door.error.value}</p>}
+      <p role="status">{door.notice.value}</p>
       <div class={s.camera}>
         <video ref={video} class={s.video} muted playsInline aria-label="Camera preview" hidden={camera !== 'on'} />
         {camera === 'on' ? (
@@ -385,11 +374,12 @@ function Scanning() {
         <p id="express-help" class={s.small}>
           Checks in on a good read with no tap; the verdict clears itself and the next ticket can be read at once.
         </p>
-        {express.value && !answer.value && lastCheckIn.value && (
+        {express.value && !door.answer.value && door.lastCheckIn.value && (
           <UndoLast
-            name={tickets.value.get(lastCheckIn.value.code)?.name}
+            door={door}
+            name={door.tickets.value.get(door.lastCheckIn.value.code)?.name}
             class={s.secondary}
-            label={`Undo last check-in (${tickets.value.get(lastCheckIn.value.code)?.name ?? lastCheckIn.value.code})`}
+            label={`Undo last check-in (${door.tickets.value.get(door.lastCheckIn.value.code)?.name ?? door.lastCheckIn.value.code})`}
             onOpen={hold}
           />
         )}
@@ -408,22 +398,26 @@ function Scanning() {
           <input ref={input} value={code} inputMode="numeric" autoComplete="off" onInput={(e) => setCode(e.currentTarget.value)} name="ticket_code" />
         </label>
         <button type="submit" class={s.primary}>
-          {direction.value === 'OUT' ? 'Check out' : 'Check in'}
+          {door.direction.value === 'OUT' ? 'Check out' : 'Check in'}
         </button>
       </form>
-      {listAsOf.value && <p class={s.small}>List from {listTime(listAsOf.value)}, kept on this phone for offline checks.</p>}
-      {answer.value && <Answer key={answer.value.code} shown={answer.value} quick={express.value} onHold={hold} />}
+      {door.listAsOf.value && <p class={s.small}>List from {listTime(door.listAsOf.value)}, kept on this phone for offline checks.</p>}
+      {door.answer.value && <Answer door={door} key={door.answer.value.code} shown={door.answer.value} quick={express.value} onHold={hold} />}
     </section>
   )
 }
 
-export default function DoorPage() {
+/** The door room's model: built when the door first opens, from the start path's session, and kept for the visit. */
+let built: Door | null = null
+
+/** The door screen; a test passes its own model (`door`), the route none. */
+export default function DoorPage({ door = (built ??= buildDoor(session)) }: { door?: Door }) {
   useEffect(() => {
     document.documentElement.classList.add('door-screen', 'wide')
     return () => {
       document.documentElement.classList.remove('door-screen', 'wide')
-      closeDoor()
+      door.closeDoor()
     }
   }, [])
-  return <main class={s.page}>{eventId.value === null ? <Pick /> : <Scanning />}</main>
+  return <main class={s.page}>{door.eventId.value === null ? <Pick door={door} /> : <Scanning door={door} />}</main>
 }

@@ -6,7 +6,7 @@ import { eventHref } from '../../lib/event-href.ts'
 import { stateLabel } from '../../lib/state-label.ts'
 import { useEffect } from 'preact/hooks'
 import { eventLists } from '../../stores/event-lists.ts'
-import { events } from '../../stores/events.ts'
+import { events } from '../../stores/session.ts'
 import s from './style.module.css'
 
 export function ChildList({ parent }: { parent: Pick<EventDetail, 'id' | 'name' | 'children'> }) {
