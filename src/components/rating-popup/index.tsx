@@ -2,9 +2,10 @@
 // Submit enabled once a star is chosen, closed by a backdrop click, Escape or Cancel. What it offers is the
 // decision of lib/feedback: the stars with the student's earlier rating chosen, or, for a student whose rating
 // would be refused, who can rate and a Close button.
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useRef, useState } from 'preact/hooks'
 import { RATING_MAX } from '../../../contract/constants.ts'
 import { type Feedback, feedbackFor } from '../../lib/feedback.ts'
+import { Backdrop, useDialog } from '../modal/index.tsx'
 import { Spinner } from '../spinner/index.tsx'
 import s from './style.module.css'
 
@@ -24,21 +25,9 @@ export function RatingPopup({ feedback, onSubmit, onClose }: RatingPopupProps) {
   const [sending, setSending] = useState(false)
   const dialog = useRef<HTMLDivElement>(null)
 
-  useEffect(() => {
-    // Focus moves into the popup (the chosen star, the first, or Close), and back to where it was when it closes.
-    // The star's ring follows :focus-visible (style.module.css): shown after a key press, not after a tap.
-    const before = document.activeElement as HTMLElement | null
-    const into = dialog.current?.querySelector<HTMLElement>('input:checked') ?? dialog.current?.querySelector<HTMLElement>('input, button')
-    into?.focus()
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose()
-    }
-    document.addEventListener('keydown', onKey)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      before?.focus?.()
-    }
-  }, [])
+  // Focus moves into the popup (the chosen star, the first, or Close), and back to where it was when it closes.
+  // The star's ring follows :focus-visible (style.module.css): shown after a key press, not after a tap.
+  useDialog(dialog, 'input:checked', false, onClose)
 
   const submit = async (e: Event) => {
     e.preventDefault()
@@ -53,7 +42,7 @@ export function RatingPopup({ feedback, onSubmit, onClose }: RatingPopupProps) {
   }
 
   return (
-    <div class={s.backdrop} onClick={(e) => e.target === e.currentTarget && onClose()}>
+    <Backdrop class={s.backdrop} onClose={onClose}>
       <div ref={dialog} class={s.dialog} role="dialog" aria-modal="true" aria-labelledby="rating-title" aria-describedby="rating-note">
         {feedback.canRate ? (
           <form onSubmit={submit}>
@@ -106,7 +95,7 @@ export function RatingPopup({ feedback, onSubmit, onClose }: RatingPopupProps) {
           </>
         )}
       </div>
-    </div>
+    </Backdrop>
   )
 }
 

@@ -18,9 +18,9 @@ const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
  * The undo's confirmation, fetched when the door opens (the service worker keeps it, as the scanner's code) rather
  * than carried in the door's own chunk, which the per-day rules (issue 25 item 3) would push past its budget.
  */
-let confirm: typeof import('../../components/confirm-modal/index.tsx') | null = null
+let confirm: typeof import('../../components/modal/index.tsx') | null = null
 const loadConfirm = () =>
-  import('../../components/confirm-modal/index.tsx').then(
+  import('../../components/modal/index.tsx').then(
     (m) => (confirm = m),
     () => {},
   )

@@ -2,16 +2,15 @@
 // dialog with the questions, checked on touch with contract/questions.ts (the server's rules and words), whose
 // Register sends the answers with register-for-event. A chunk of its own, fetched only when such an event's
 // Register is tapped; an event without questions keeps its one-tap Register.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { answerError, checkAnswers } from '../../../contract/questions.ts'
 import type { EventDetail } from '../../../contract/types.ts'
+import { Backdrop, modalStyles as m, useDialog } from '../../components/modal/index.tsx'
 import { QuestionFields, questionFieldId } from '../../components/question-fields/index.tsx'
 import { Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { registerAnswers } from '../../stores/register-answers.ts'
 import s from './register-form.module.css'
-
-const FOCUSABLE = 'button:not([disabled]), input, select, textarea'
 
 export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: () => void }) {
   const questions = event.questions ?? []
@@ -20,34 +19,8 @@ export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: 
   const [refusal, setRefusal] = useState<string | null>(null)
   const box = useRef<HTMLFormElement>(null)
   const busy = registerAnswers.pending.value
-  // Read in the key listener, so it never closes the dialog while the registration is on its way.
-  const latest = useRef({ busy, onClose })
-  latest.current = { busy, onClose }
-
   // The first question takes focus; Escape cancels; Tab stays inside; focus goes back to Register when it closes.
-  useLayoutEffect(() => {
-    const opener = document.activeElement as HTMLElement | null
-    box.current?.querySelector<HTMLElement>(FOCUSABLE.replace('button:not([disabled]), ', ''))?.focus()
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !latest.current.busy) {
-        e.preventDefault()
-        latest.current.onClose()
-      } else if (e.key === 'Tab' && box.current) {
-        const all = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)]
-        const [first, last] = [all[0], all[all.length - 1]]
-        const inside = box.current.contains(document.activeElement)
-        if (e.shiftKey ? document.activeElement === first || !inside : document.activeElement === last || !inside) {
-          e.preventDefault()
-          ;(e.shiftKey ? last : first)?.focus()
-        }
-      }
-    }
-    document.addEventListener('keydown', onKey)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      if (opener?.isConnected) opener.focus()
-    }
-  }, [])
+  useDialog(box, 'input, select, textarea', busy, onClose)
 
   // The event no longer takes this registration (registered meanwhile on another device, registration closed):
   // the form goes, the reason the server gave (if any) as a toast, and the page shows what the server holds.
@@ -78,14 +51,9 @@ export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: 
   }
 
   return (
-    <div
-      class={s.backdrop}
-      onClick={(e) => {
-        if (e.target === e.currentTarget && !busy) onClose()
-      }}
-    >
-      <form ref={box} class={s.dialog} role="dialog" aria-modal="true" aria-labelledby="register-title" onSubmit={submit} noValidate>
-        <h2 id="register-title" class={s.title}>
+    <Backdrop busy={busy} onClose={onClose}>
+      <form ref={box} class={`${m.dialog} ${s.long}`} role="dialog" aria-modal="true" aria-labelledby="register-title" onSubmit={submit} noValidate>
+        <h2 id="register-title" class={m.title}>
           Register for {event.name}
         </h2>
         <p class={s.intro}>The organisers ask:</p>
@@ -102,7 +70,7 @@ export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: 
             {refusal}
           </p>
         )}
-        <div class={s.actions}>
+        <div class={m.actions}>
           <button type="button" class="button button-secondary" onClick={onClose} disabled={busy}>
             Cancel
           </button>
@@ -112,6 +80,6 @@ export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: 
           </button>
         </div>
       </form>
-    </div>
+    </Backdrop>
   )
 }

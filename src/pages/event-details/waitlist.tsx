@@ -4,7 +4,7 @@
 // button above claims it). Before tickets open, "Notify me" offers a notification when they do.
 import { useEffect, useState } from 'preact/hooks'
 import type { EventDetail } from '../../../contract/types.ts'
-import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { ConfirmModal } from '../../components/modal/index.tsx'
 import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatTime } from '../../lib/date-formats.ts'

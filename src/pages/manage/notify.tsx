@@ -4,7 +4,7 @@
 // how many phones it went to. The server checks the limits again (400 naming the field, 429 past five a day).
 import { useEffect, useState } from 'preact/hooks'
 import { NOTIFY_LIMITS } from '../../../contract/notify-limits.ts'
-import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { ConfirmModal } from '../../components/modal/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
 

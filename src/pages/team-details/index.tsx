@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import type { TeamMember } from '../../../contract/types.ts'
-import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { ConfirmModal } from '../../components/modal/index.tsx'
 import { CopyButton } from '../../components/copy-button/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'

@@ -4,7 +4,7 @@
 // organiser's cut-off) and its refusal is shown under the field.
 import { useLocation } from 'preact-iso'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ConfirmModal } from '../../components/confirm-modal/index.tsx'
+import { ConfirmModal } from '../../components/modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { transferTicket } from '../../stores/transfer.ts'
 import s from './transfer.module.css'
