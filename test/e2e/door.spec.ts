@@ -15,19 +15,10 @@ import { cli, moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { launchWithFakeCamera, writeTicketVideo } from './support/fake-camera.ts'
 import { controlledBySW } from './support/offline.ts'
-import { callApi, eventId, mustCall, newStudent, signIn, type Student } from './support/students.ts'
+import { callApi, callRetrying, eventId, newStudent, signIn, type Student } from './support/students.ts'
 
 /** The server sheds load (503) when the machine is busy: the set-up calls wait and try again. */
-async function call(token: string, path: string, body: unknown): Promise<any> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await mustCall(server.url, token, path, body)
-    } catch (error) {
-      if (attempt >= 20 || !String(error).includes('503')) throw error
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-    }
-  }
-}
+const call = (token: string, path: string, body: unknown) => callRetrying(server.url, token, path, body)
 
 let server: RunningServer
 let volunteer: Student

@@ -41,6 +41,21 @@ export async function mustCall<T = any>(baseUrl: string, token: string, path: st
 }
 
 /**
+ * mustCall for a set-up step sent while the server may shed (a 503 with Retry-After while the walk's browser or a
+ * door list keeps it busy): tried again each second, up to 20 times, as the app's own retry would.
+ */
+export async function callRetrying<T = any>(baseUrl: string, token: string, path: string, body: unknown = true): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await mustCall<T>(baseUrl, token, path, body)
+    } catch (error) {
+      if (attempt >= 20 || !String(error).includes('answered 503')) throw error
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  }
+}
+
+/**
  * Posts the development sign-in form and reads the tokens from the redirect to /login#accessToken=…&refreshToken=…
  * (not followed: the fragment is the answer).
  */
