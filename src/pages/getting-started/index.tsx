@@ -3,14 +3,15 @@
 // message once touched (changed or left); Continue touches every control of the step.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { COLLEGE, DEGREE, PHONE_DIGITS, type Gender } from '../../../contract/constants.ts'
-import { BRANCHES_BY_YEAR, GRADUATION_YEARS, INTEREST_OPTIONS, branchToWire } from '../../../contract/profile-options.ts'
+import { COLLEGE, DEGREE, type Gender } from '../../../contract/constants.ts'
+import { branchToWire } from '../../../contract/profile-options.ts'
 import { MESSAGES } from '../../../contract/messages.ts'
 import { educationalErrors, interestErrors, personalErrors, phoneDigits } from './rules.ts'
 import { session } from '../../stores/session.ts'
 import { saveProfile } from '../../stores/session-flows.ts'
 import { showToast } from '../../components/toast/index.tsx'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
+import { EducationalStep, type Field, type Form, InterestStep, PersonalStep, type StepFields } from './steps.tsx'
 import styles from './style.module.css'
 
 type Step = 'personal' | 'educational' | 'interest' | 'done'
@@ -24,16 +25,6 @@ export const STEP_TITLES: Record<Step, string> = {
 }
 
 export const USER_ID_MISSING = 'User ID not found.'
-
-interface Form {
-  phone_number: string
-  roll_number: string
-  gender: string
-  year: string
-  branch: string
-  interests: string[]
-}
-type Field = keyof Form
 
 /** A value the server refused because another student holds it (409), and its message. */
 interface Taken {
@@ -175,7 +166,6 @@ export default function GettingStarted() {
   const back = () => setStep(step === 'interest' ? 'educational' : 'personal')
 
   const stepIndex = FORM_STEPS.indexOf(step as (typeof FORM_STEPS)[number])
-  const branches = form.year ? (BRANCHES_BY_YEAR[Number(form.year)] ?? []) : []
 
   // Props wiring a control to its label, message and touch state.
   const control = (field: Field) => ({
@@ -190,6 +180,8 @@ export default function GettingStarted() {
         {shown(field)}
       </p>
     )
+
+  const fields: StepFields = { form, set, touch, shown, control, message }
 
   if (step === 'done') {
     return (
@@ -214,112 +206,9 @@ export default function GettingStarted() {
         {STEP_TITLES[step]}
       </h1>
       <form onSubmit={onSubmit} noValidate>
-        {step === 'personal' && (
-          <>
-            <div class={styles.field}>
-              <label for="gs-phone_number">Mobile number</label>
-              <input
-                {...control('phone_number')}
-                type="tel"
-                inputMode="numeric"
-                maxLength={PHONE_DIGITS}
-                autoComplete="tel-national"
-                value={form.phone_number}
-                onInput={(e) => enterPhone(e.currentTarget, e.currentTarget.value)}
-                // A pasted '+91 98765 43210' is longer than the field allows: read it whole.
-                onPaste={(e) => {
-                  e.preventDefault()
-                  enterPhone(e.currentTarget, e.clipboardData?.getData('text') ?? '')
-                }}
-              />
-              {message('phone_number')}
-            </div>
-            <div class={styles.field}>
-              <label for="gs-roll_number">Student ID</label>
-              <input
-                {...control('roll_number')}
-                type="text"
-                autoComplete="off"
-                value={form.roll_number}
-                onInput={(e) => set('roll_number', e.currentTarget.value)}
-              />
-              {message('roll_number')}
-            </div>
-            <div class={styles.field}>
-              <label for="gs-gender">Gender</label>
-              <select {...control('gender')} value={form.gender} onChange={(e) => set('gender', e.currentTarget.value)}>
-                <option value="">Select gender</option>
-                <option value="MALE">Male</option>
-                <option value="FEMALE">Female</option>
-              </select>
-              {message('gender')}
-            </div>
-          </>
-        )}
-
-        {step === 'educational' && (
-          <>
-            <div class={styles.field}>
-              <label for="gs-year">Graduation year</label>
-              <select
-                {...control('year')}
-                value={form.year}
-                onChange={(e) => {
-                  // A branch chosen for another year may not exist in this one's list.
-                  const year = e.currentTarget.value
-                  setForm((prev) => ({ ...prev, year, branch: '' }))
-                  touch('year')
-                }}
-              >
-                <option value="">Select year</option>
-                {GRADUATION_YEARS.map((year) => (
-                  <option key={year} value={String(year)}>
-                    {year}
-                  </option>
-                ))}
-              </select>
-              {message('year')}
-            </div>
-            <div class={styles.field}>
-              <label for="gs-branch">Branch</label>
-              <select {...control('branch')} value={form.branch} disabled={!form.year} onChange={(e) => set('branch', e.currentTarget.value)}>
-                <option value="">{form.year ? 'Select branch' : 'Choose a graduation year first'}</option>
-                {branches.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-              {message('branch')}
-            </div>
-          </>
-        )}
-
-        {step === 'interest' && (
-          <div class={styles.field} role="group" aria-labelledby="gs-interests-label" id="gs-interests" tabIndex={-1}>
-            <p id="gs-interests-label" class={styles.label}>
-              Choose what interests you
-            </p>
-            <div class={styles.chips}>
-              {INTEREST_OPTIONS.map((option) => {
-                const on = form.interests.includes(option)
-                return (
-                  <button
-                    key={option}
-                    type="button"
-                    class={styles.chip}
-                    aria-pressed={on}
-                    aria-describedby={shown('interests') ? 'gs-interests-error' : undefined}
-                    onClick={() => set('interests', on ? form.interests.filter((i) => i !== option) : [...form.interests, option])}
-                  >
-                    {option}
-                  </button>
-                )
-              })}
-            </div>
-            {message('interests')}
-          </div>
-        )}
+        {step === 'personal' && <PersonalStep {...fields} enterPhone={enterPhone} />}
+        {step === 'educational' && <EducationalStep {...fields} setForm={setForm} />}
+        {step === 'interest' && <InterestStep {...fields} />}
 
         <div class={styles.actions}>
           {step !== 'personal' && (
