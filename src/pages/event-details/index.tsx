@@ -14,6 +14,7 @@ import { formatTime } from '../../lib/date-formats.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { eventDetail, type Flow } from '../../stores/event-detail.ts'
+import { ActionBar, external } from './action-bar.tsx'
 import { ChildList } from './children.tsx'
 import s from './style.module.css'
 
@@ -106,71 +107,6 @@ export default function EventDetails() {
   const calendar = calendarLinks(event)
   // The door scanned the student in at a completed event: a participation certificate (issue 13).
   const certified = event.state === 'COMPLETED' && event.Participant !== false && event.Participant.checked_in_at !== null
-  const external = (href: string | null) => ({ href: href ?? undefined, target: '_blank', rel: 'noopener noreferrer' })
-
-  let bottom
-  if ('busy' in button) {
-    bottom = (
-      <button type="button" class="button" disabled aria-busy="true">
-        <span class="spinner spinner-sm" aria-hidden="true" />
-        {button.label}
-      </button>
-    )
-  } else if (button.disabled) {
-    bottom = (
-      <button type="button" class="button" disabled>
-        {button.label}
-      </button>
-    )
-  } else {
-    switch (button.action) {
-      case 'register':
-      case 'claim-ticket': {
-        const which = button.action
-        bottom = (
-          <button type="button" class="button" onClick={() => (which === 'register' && event.questions?.length ? setAsking(event.id) : run(which))}>
-            {button.label}
-          </button>
-        )
-        break
-      }
-      case 'feedback':
-        bottom = (
-          <button type="button" class="button" onClick={() => setRating(true)}>
-            {button.label}
-          </button>
-        )
-        break
-      case 'external':
-        bottom = (
-          <a class="button" {...external(event.external_registration_link)}>
-            {button.label}
-          </a>
-        )
-        break
-      case 'activity':
-        bottom = (
-          <a class="button" {...external(event.in_event_activity)}>
-            {button.label}
-          </a>
-        )
-        break
-      default: {
-        const to = { 'team-register': 'team-register', 'team-details': 'team-details', 'view-ticket': 'ticket' }[
-          button.action as 'team-register' | 'team-details' | 'view-ticket'
-        ]
-        bottom = to ? (
-          <a class="button" href={`/${to}/${event.id}`}>
-            {button.label}
-          </a>
-        ) : (
-          <button type="button" class="button" disabled>
-            {button.label}
-          </button>
-        )
-      }
-    }
-  }
 
   return (
     <article class={s.page}>
@@ -245,7 +181,9 @@ export default function EventDetails() {
         <Chunk load={() => import('./waitlist.tsx').then((m) => m.WaitlistPanel)} props={{ event }} />
       )}
       {asking === event.id && <Chunk load={() => import('./register-form.tsx').then((m) => m.RegisterForm)} props={{ event, onClose: () => setAsking(0) }} />}
-      <div class={s.bar}>{bottom}</div>
+      <div class={s.bar}>
+        <ActionBar event={event} button={button} run={run} ask={() => setAsking(event.id)} rate={() => setRating(true)} />
+      </div>
       {/* Lazy: only a student rating a completed event needs it (the service worker holds it for offline). */}
       {rating && (
         <Chunk
