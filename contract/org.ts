@@ -20,6 +20,17 @@ import { activityPoints, activityPointsInput } from './points.ts'
 
 export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
 import { EVENT_LIMITS } from './limits.ts'
+import {
+  dateEndsError,
+  EXTERNAL_LINK_MISSING,
+  externalLinkError,
+  MIN_ABOVE_MAX,
+  QUESTION_ID_TWICE,
+  questionIdsError,
+  questionOptionErrors,
+  scheduleOutOfOrder,
+  teamSizeError,
+} from './event-rules.ts'
 
 /**
  * The body those calls take: twenty LONG_TEXT answers of 2,000 characters, 3 bytes each in UTF-8 (Devanagari),
@@ -124,17 +135,8 @@ export const scheduleInput = z.pipe(
     )
     .check(
       z.superRefine((s, ctx) => {
-        let last: [string, number] | null = null
-        for (const [key] of SCHEDULE_STEPS) {
-          const value = s[key]
-          if (!value) continue
-          const t = Date.parse(value)
-          if (last && t <= last[1]) {
-            ctx.addIssue({ code: 'custom', input: value, path: [key], message: `schedule.${key} must be after schedule.${last[0]}` })
-            return
-          }
-          last = [key, t]
-        }
+        const breach = scheduleOutOfOrder(s)
+        if (breach) ctx.addIssue({ code: 'custom', input: s[breach.step], path: [breach.step], message: breach.message })
       }),
     ),
 )
@@ -161,11 +163,7 @@ export const questionInput = z
   )
   .check(
     z.superRefine((q, ctx) => {
-      const options = q.options ?? []
-      if (q.kind === 'CHOICE' && options.length < 2)
-        ctx.addIssue({ code: 'custom', input: q, path: ['options'], message: `questions: '${q.label}' needs at least two options` })
-      if (new Set(options.map((o) => o.trim())).size !== options.length)
-        ctx.addIssue({ code: 'custom', input: q, path: ['options'], message: `questions: '${q.label}' has the same option twice` })
+      for (const message of questionOptionErrors(q)) ctx.addIssue({ code: 'custom', input: q, path: ['options'], message })
     }),
   )
 
@@ -229,10 +227,7 @@ export const eventInputShape = {
   questions: z.optional(
     z.array(questionInput, { error: 'questions must be a list of questions' }).check(
       z.maxLength(EVENT_LIMITS.questions, `questions: at most ${EVENT_LIMITS.questions}`),
-      z.refine((qs) => {
-        const ids = qs.flatMap((q) => (q.id ? [q.id] : []))
-        return new Set(ids).size === ids.length
-      }, 'questions: two questions have the same id'),
+      z.refine((qs) => questionIdsError(qs) === null, QUESTION_ID_TWICE),
     ),
   ),
   /** Activity points (issue 26, contract/points.ts): null gives none; the category must be the college's. */
@@ -250,15 +245,7 @@ export const eventInputShape = {
  * one per date, each after its date's start.
  */
 const dateEndsRule = z.superRefine((e: { dates?: string[]; date_ends?: (string | null)[] }, ctx) => {
-  if (e.date_ends === undefined) return
-  const dates = e.dates
-  const message = !dates
-    ? 'date_ends must be sent with dates'
-    : e.date_ends.length > dates.length
-      ? 'date_ends must not have more entries than dates'
-      : e.date_ends.some((end, i) => end !== null && Date.parse(end) <= Date.parse(dates[i]))
-        ? 'date_ends: each end must be after its date’s start'
-        : null
+  const message = dateEndsError(e.dates, e.date_ends)
   if (message) ctx.addIssue({ code: 'custom', input: e.date_ends, path: ['date_ends'], message })
 })
 
@@ -269,15 +256,10 @@ export const eventSaveBody = fields(eventInputShape).check(dateEndsRule)
 export const eventInput = z.object(eventInputShape).check(
   dateEndsRule,
   z.superRefine((e, ctx) => {
-    if (e.min_ppt !== undefined && e.ma_ppt !== undefined && e.min_ppt > e.ma_ppt)
-      ctx.addIssue({ code: 'custom', input: e.min_ppt, path: ['min_ppt'], message: 'min_ppt must not be more than ma_ppt' })
-    if (e.registration_type === 'EXTERNAL' && e.external_registration_link === null)
-      ctx.addIssue({
-        code: 'custom',
-        input: null,
-        path: ['external_registration_link'],
-        message: 'external_registration_link is required for an EXTERNAL registration',
-      })
+    const teams = teamSizeError(e.min_ppt, e.ma_ppt)
+    if (teams) ctx.addIssue({ code: 'custom', input: e.min_ppt, path: ['min_ppt'], message: teams })
+    const link = externalLinkError(e.registration_type, e.external_registration_link)
+    if (link) ctx.addIssue({ code: 'custom', input: null, path: ['external_registration_link'], message: link })
   }),
 )
 
@@ -285,8 +267,8 @@ export const eventInput = z.object(eventInputShape).check(
 export const ORG_MESSAGES = {
   nameRequired: req('name'),
   organizerRequired: req('organizer_id'),
-  minAboveMax: 'min_ppt must not be more than ma_ppt',
-  externalLink: 'external_registration_link is required for an EXTERNAL registration',
+  minAboveMax: MIN_ABOVE_MAX,
+  externalLink: EXTERNAL_LINK_MISSING,
   parentSelf: 'parent_id must name another event, not this one or one of its sub-events',
   parentNotTopLevel: 'parent_id must name a top-level event: a sub-event cannot have sub-events of its own',
   parentOfChildren: 'This event has sub-events, so it cannot be a sub-event itself: it must stay top-level',

@@ -32,7 +32,7 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
-  // The organiser console (server/db/org.ts)
+  // The organiser console (server/db/org.ts and its parts; the event rules of contract/event-rules.ts)
   | 'notOrganiser'
   | 'adminOnly'
   | 'nameRequired'

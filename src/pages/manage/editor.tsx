@@ -1,23 +1,18 @@
 // The event editor (issue 11): every field of an event, its schedule, its registration questions and its image
 // (uploaded, with a preview), checked on touch with the contract's words (rules.ts), the server's message under
-// the field it names otherwise, and a preview of the card and the details as students will see them.
-import { cloneElement, type JSX } from 'preact'
+// the field it names otherwise, and a preview of the card and the details as students will see them. The form's
+// state, its save and its upload are here; its sections are editor-sections.tsx's, its controls editor-fields.tsx's.
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorBoundary, lazy, useLocation } from 'preact-iso'
-import { REGISTRATION_TYPES } from '../../../contract/constants.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { SCHEDULE_STEPS } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
-import { FairField } from './fair-field.tsx'
-import { TicketFields } from './ticket-fields.tsx'
+import { fieldsOf, type Key } from './editor-fields.tsx'
+import { AboutSection, DatesSection, ImageSection, RegistrationSection, ScheduleSection, TicketsSection } from './editor-sections.tsx'
 import { fieldOfMessage, formErrors, plain, toForm, toInput, type EventForm, type FormErrors } from './rules.ts'
 
-const Questions = lazy(() => import('./questions.tsx'))
 const Preview = lazy(() => import('./preview.tsx'))
 const PointsFields = lazy(() => import('./points-fields.tsx'))
-
-type Key = keyof EventForm
 
 export default function Editor({ id }: { id?: number }) {
   const { route } = useLocation()
@@ -64,36 +59,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
   }
   const touch = (k: Key) => setTouched((t) => ({ ...t, [k]: true }))
 
-  /** Label, control and message, tied together for screen readers. */
-  const field = (k: Key, label: string, control: JSX.Element, hint?: string) => {
-    const message = shown(k)
-    return (
-      <div class="m-field">
-        <label for={`f-${k}`}>{label}</label>
-        {hint && <p class="m-muted">{hint}</p>}
-        {cloneElement(control, { id: `f-${k}`, 'aria-invalid': !!message, 'aria-describedby': message ? `e-${k}` : undefined, onBlur: () => touch(k) })}
-        {message && (
-          <p id={`e-${k}`} class="m-error">
-            {message}
-          </p>
-        )}
-      </div>
-    )
-  }
-  const text = (
-    k: 'name' | 'venue' | 'tags' | 'external_registration_link' | 'in_event_activity' | 'event_page_image_url' | 'banner_url',
-    label: string,
-    hint?: string,
-  ) => field(k, label, <input value={form[k]} onInput={(e) => set(k, e.currentTarget.value)} />, hint)
-  const area = (k: 'description' | 'long_description', label: string) =>
-    field(k, label, <textarea value={form[k]} onInput={(e) => set(k, e.currentTarget.value)} />)
-  const num = (k: 'fee' | 'min_ppt' | 'ma_ppt' | 'ticket_count', label: string) =>
-    field(k, label, <input type="number" inputMode="numeric" min={0} value={form[k]} onInput={(e) => set(k, e.currentTarget.value)} />)
-  const check = (k: 'start_in_event_activity' | 'is_ticket_feature_enabled' | 'reentry', label: string) => (
-    <label class="m-check">
-      <input type="checkbox" checked={form[k]} onChange={(e) => set(k, e.currentTarget.checked)} /> {label}
-    </label>
-  )
+  const fields = fieldsOf(form, set, touch, shown)
 
   const upload = async (file: File | undefined) => {
     if (!file) return
@@ -138,156 +104,15 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
   }
 
   const councils = org.councils.value ?? []
-  const parents = (org.events.value ?? []).filter((e) => e.id !== id && !e.parent_id)
-  const image = form.event_page_image_url || form.banner_url
   return (
     <div class="m-editor">
       <form onSubmit={save} noValidate>
         <h1>{id ? `Edit ${initial.name}` : 'New event'}</h1>
-        <fieldset class="m-card">
-          <legend>About</legend>
-          {text('name', 'Name')}
-          {area('description', 'Short description')}
-          {area('long_description', 'About the event (long description)')}
-          {field(
-            'organizer_id',
-            'Council',
-            <select value={form.organizer_id} onChange={(e) => set('organizer_id', e.currentTarget.value)}>
-              <option value="">Choose a council</option>
-              {councils.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>,
-          )}
-          {field(
-            'parent_id',
-            'Parent event',
-            <select value={form.parent_id} onChange={(e) => set('parent_id', e.currentTarget.value)}>
-              <option value="">None (a top-level event)</option>
-              {parents.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>,
-          )}
-          {text('venue', 'Venue', 'Room, then building, separated by a comma')}
-          {text('tags', 'Tags', 'Separated by commas, e.g. Tech, Workshop')}
-        </fieldset>
-
-        <fieldset class="m-card">
-          <legend>Dates</legend>
-          {form.dates.map((d, i) => (
-            <div class="m-row" key={i}>
-              <div class="m-field">
-                <label for={`f-date-${i}`}>Date {i + 1} (IST)</label>
-                <input
-                  id={`f-date-${i}`}
-                  type="datetime-local"
-                  value={d}
-                  onInput={(e) =>
-                    set(
-                      'dates',
-                      form.dates.map((x, j) => (j === i ? e.currentTarget.value : x)),
-                    )
-                  }
-                />
-              </div>
-              {/* Issue 22 item 7: each date's end, for the calendar (else it shows one hour). */}
-              <div class="m-field">
-                <label for={`f-end-${i}`}>Date {i + 1} ends</label>
-                <input
-                  id={`f-end-${i}`}
-                  type="time"
-                  value={form.date_ends[i] ?? ''}
-                  onInput={(e) =>
-                    set(
-                      'date_ends',
-                      form.dates.map((_, j) => (j === i ? e.currentTarget.value : (form.date_ends[j] ?? ''))),
-                    )
-                  }
-                />
-              </div>
-              <button
-                type="button"
-                class="m-small"
-                onClick={() => {
-                  set(
-                    'dates',
-                    form.dates.filter((_, j) => j !== i),
-                  )
-                  set(
-                    'date_ends',
-                    form.date_ends.filter((_, j) => j !== i),
-                  )
-                }}
-                aria-label={`Remove date ${i + 1}`}
-              >
-                Remove
-              </button>
-            </div>
-          ))}
-          {(shown('dates') || shown('date_ends')) && <p class="m-error">{shown('dates') || shown('date_ends')}</p>}
-          <button type="button" class="m-small" onClick={() => set('dates', [...form.dates, ''])}>
-            Add a date
-          </button>
-        </fieldset>
-
-        <fieldset class="m-card">
-          <legend>Image</legend>
-          <div class="m-field">
-            <label for="f-upload">Upload an image (JPEG, PNG or WebP, at most 5 MB)</label>
-            <input
-              id="f-upload"
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              disabled={busy === 'upload'}
-              onChange={(e) => upload(e.currentTarget.files?.[0])}
-            />
-            {busy === 'upload' && <p class="m-muted">Uploading…</p>}
-          </div>
-          {image && <img class="m-thumb" src={image} alt={`Uploaded for ${form.name || 'the event'}`} width={320} height={160} />}
-          {text('event_page_image_url', 'Image address (details)')}
-          {text('banner_url', 'Image address (cards)')}
-        </fieldset>
-
-        <fieldset class="m-card">
-          <legend>Registration</legend>
-          {field(
-            'registration_type',
-            'Registration type',
-            <select value={form.registration_type} onChange={(e) => set('registration_type', e.currentTarget.value as EventForm['registration_type'])}>
-              {REGISTRATION_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t === 'EXTERNAL' ? 'External (a link)' : 'In the app'}
-                </option>
-              ))}
-            </select>,
-          )}
-          {text('external_registration_link', 'External registration link')}
-          <div class="m-row">
-            {num('fee', 'Fee (₹, 0 = free)')}
-            {num('min_ppt', 'Smallest team')}
-            {num('ma_ppt', 'Largest team (1 = individual)')}
-          </div>
-          <ErrorBoundary>
-            <Questions questions={form.questions} onChange={(qs) => set('questions', qs)} error={shown('questions')} />
-          </ErrorBoundary>
-        </fieldset>
-
-        <fieldset class="m-card">
-          <legend>Tickets and activity</legend>
-          {check('is_ticket_feature_enabled', 'Tickets (RSVP) for this event')}
-          {num('ticket_count', 'Number of tickets')}
-          <FairField id={id} form={form} set={set} field={field} />
-          {check('reentry', 'Re-entry: the door scans people out and back in (without it, each ticket gets in once a day)')}
-          <TicketFields form={form} set={set} field={field} />
-          {check('start_in_event_activity', 'Show the activity link while ongoing')}
-          {text('in_event_activity', 'Activity link')}
-        </fieldset>
-
+        <AboutSection fields={fields} id={id} />
+        <DatesSection fields={fields} />
+        <ImageSection fields={fields} uploading={busy === 'upload'} upload={upload} />
+        <RegistrationSection fields={fields} />
+        <TicketsSection fields={fields} id={id} />
         <ErrorBoundary>
           <PointsFields
             value={form.activity_points}
@@ -299,27 +124,7 @@ function EditorForm({ id, initial, onSaved }: { id?: number; initial: EventForm;
           />
         </ErrorBoundary>
 
-        <fieldset class="m-card">
-          <legend>Schedule (IST)</legend>
-          <p class="m-muted">At each time the event moves on by itself. Leave a step empty to move it by hand.</p>
-          {SCHEDULE_STEPS.map((step) => (
-            <div class="m-field" key={step.key}>
-              <label for={`f-${step.key}`}>{step.label}</label>
-              <input
-                id={`f-${step.key}`}
-                type="datetime-local"
-                value={form.schedule[step.key]}
-                onInput={(e) => set('schedule', { ...form.schedule, [step.key]: e.currentTarget.value })}
-                onBlur={() => touch('schedule')}
-              />
-            </div>
-          ))}
-          {shown('schedule') && (
-            <p class="m-error" role="alert">
-              {shown('schedule')}
-            </p>
-          )}
-        </fieldset>
+        <ScheduleSection fields={fields} />
 
         {general && (
           <p class="m-error" role="alert">

@@ -1,8 +1,10 @@
 // The event editor's form, its checks and what it sends. The checks are those of contract/org.ts (eventInput,
-// which the server applies) with the same words, written out as plain code so the editor's chunk carries no
-// zod (~5 KB brotli, most of the 6 KB a chunk may weigh); test/dom/console-rules.test.ts holds the two to the
-// same answer over a table of forms.
+// which the server applies) with the same words: a field's own limits written out here as plain code, so the
+// editor's chunk carries no zod (~5 KB brotli, most of the 8 KB a staff chunk may weigh), and the rules between
+// fields called from their one home, contract/event-rules.ts (zod-free); test/dom/console-rules.test.ts holds the
+// form and the contract to the same answer over a table of forms.
 import type { RegistrationType } from '../../../contract/constants.ts'
+import { externalLinkError, questionOptionErrors, scheduleOutOfOrder, teamSizeError } from '../../../contract/event-rules.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, EVENT_LIMITS } from '../../../contract/limits.ts'
 import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
@@ -193,28 +195,22 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
   const closes = form.transfer_closes_minutes.trim()
   if (form.is_ticket_feature_enabled && closes && !(int(closes) >= 0 && int(closes) <= LIMITS.transfer_closes))
     put('transfer_closes_minutes', `transfer_closes_minutes must be a whole number from 0 to ${LIMITS.transfer_closes}`)
-  // Like the contract: compared whenever both are numbers, even out of range.
-  if (int(form.min_ppt) > int(form.ma_ppt)) put('min_ppt', 'min_ppt must not be more than ma_ppt')
-  if (form.registration_type === 'EXTERNAL' && !form.external_registration_link.trim())
-    put('external_registration_link', 'external_registration_link is required for an EXTERNAL registration')
-  let last: [string, number] | null = null
-  for (const step of SCHEDULE_STEPS) {
-    const value = fromLocalInput(form.schedule[step.key])
-    if (!value) continue
-    const t = Date.parse(value)
-    if (last && t <= last[1]) {
-      put('schedule', `schedule.${step.key} must be after schedule.${last[0]}`)
-      break
-    }
-    last = [step.key, t]
-  }
+  // The rules between fields (contract/event-rules.ts). Team sizes: compared whenever both are numbers, even out of range.
+  const teams = teamSizeError(int(form.min_ppt), int(form.ma_ppt))
+  if (teams) put('min_ppt', teams)
+  const link = externalLinkError(form.registration_type, form.external_registration_link.trim() || null)
+  if (link) put('external_registration_link', link)
+  const order = scheduleOutOfOrder(Object.fromEntries(SCHEDULE_STEPS.map((s) => [s.key, fromLocalInput(form.schedule[s.key])])))
+  if (order) put('schedule', order.message)
   for (const q of form.questions) {
     const options = q.options ?? []
     if (!q.label.trim()) put('questions', 'questions: label is a required field')
     else if (q.label.length > 200) put('questions', 'questions: label must be at most 200 characters')
     else if (options.some((o) => !o.trim())) put('questions', 'questions: option is a required field')
-    else if (q.kind === 'CHOICE' && options.length < 2) put('questions', `questions: '${q.label}' needs at least two options`)
-    else if (new Set(options.map((o) => o.trim())).size !== options.length) put('questions', `questions: '${q.label}' has the same option twice`)
+    else {
+      const [kindError] = questionOptionErrors(q)
+      if (kindError) put('questions', kindError)
+    }
   }
   const ap = pointsError(form.activity_points)
   if (ap) put('activity_points', ap)
