@@ -45,7 +45,11 @@ async function start(): Promise<Server> {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200) break
     } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
+    if (Date.now() > deadline) {
+      // Not left running when the test gives up on it (a loaded machine once left one behind, holding its port).
+      child.kill('SIGKILL')
+      throw new Error(`server did not start:\n${log}`)
+    }
     await new Promise((r) => setTimeout(r, 200))
   }
   return { child, port, dataDir, log: () => log, exited }
