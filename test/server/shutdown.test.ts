@@ -39,7 +39,8 @@ async function start(): Promise<Server> {
   child.stdout!.on('data', (d) => (log += d))
   child.stderr!.on('data', (d) => (log += d))
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })))
-  const deadline = Date.now() + 60_000
+  // Starting is not what is tested (exiting is): a loaded machine took over 60 s to start it through tsx.
+  const deadline = Date.now() + 150_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`)
     try {
@@ -119,7 +120,7 @@ describe('graceful shutdown of server/main.ts', () => {
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email = 'late@example.edu'`)
     await db.close()
     expect(rows[0].n).toBe(1)
-  }, 90_000)
+  }, 240_000)
 
   it('a request that never finishes does not hold the process: it exits within 10 s anyway', async () => {
     const s = (running = await start())
@@ -135,5 +136,5 @@ describe('graceful shutdown of server/main.ts', () => {
     expect(at - signalled).toBeLessThan(10_000)
     expect(code).toBe(1) // the deadline in main.ts, not a clean close: the request was cut off
     expect(await dropped).toBe('ECONNRESET')
-  }, 90_000)
+  }, 240_000)
 })
