@@ -92,8 +92,12 @@ export function unpackDataDir(tarGz: string, dir: string): void {
   }
 }
 
-/** `url` a postgres:// URL; otherwise `dataDir` for PGlite on disk, or neither for PGlite in memory. */
-export async function openDatabase(options: { url?: string; dataDir?: string; max?: number }): Promise<Database> {
+/**
+ * `url` a postgres:// URL; otherwise `dataDir` for PGlite on disk, or neither for PGlite in memory. `from` (in memory
+ * only): a data folder dumped by PGlite's dumpDataDir to start from instead of initialising PostgreSQL, which with the
+ * migrations took 3-4 s a database (the tests open hundreds: test/server/helpers.ts); migrations it lacks still run.
+ */
+export async function openDatabase(options: { url?: string; dataDir?: string; max?: number; from?: Blob }): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import('postgres')
     const { drizzle } = await import('drizzle-orm/postgres-js')
@@ -126,7 +130,9 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
     // start's peak resident memory (issue 15 item 6: ≤ 400 MB). 16 MB holds a campus's data many times over; a
     // page not in the pool is one read from the data folder, which the operating system caches anyway.
     const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`]
-    const client = options.dataDir ? new PGlite(options.dataDir, { startParams }) : new PGlite({ startParams })
+    const client = options.dataDir
+      ? new PGlite(options.dataDir, { startParams })
+      : new PGlite({ startParams, ...(options.from && { loadDataDir: options.from }) })
     const db = drizzle(client, { schema })
     await migrate(db, { migrationsFolder })
     return {
