@@ -7,6 +7,8 @@
 // stored event, the repository's refusal (server/db/outcomes.ts), which server/routes/outcomes.ts turns into HTTP.
 // A field's own limits (lengths, ranges) are contract/limits.ts's; which fields exist, contract/org.ts's.
 
+import { SCHEDULE_STEPS, type ScheduleKey } from './schedule-steps.ts'
+
 // The words of the rules checkable from the input alone (API.md fixes them: a 400 names the field). One constant
 // each, so a chunk carries only the words of the rules it calls.
 export const MIN_ABOVE_MAX = 'min_ppt must not be more than ma_ppt'
@@ -16,20 +18,15 @@ export const DATE_ENDS_TOO_MANY = 'date_ends must not have more entries than dat
 export const DATE_END_BEFORE_START = 'date_ends: each end must be after its date’s start'
 export const QUESTION_ID_TWICE = 'questions: two questions have the same id'
 
-/** The schedule's steps in the order they happen (contract/org.ts pairs each with the state it starts). */
-export const SCHEDULE_ORDER = ['registration_opens_at', 'registration_closes_at', 'tickets_open_at', 'tickets_close_at', 'starts_at', 'ends_at'] as const
-
-export type ScheduleStep = (typeof SCHEDULE_ORDER)[number]
-
 // ---- Rules over the input alone ----
 
 /**
  * The schedule in order: each step set is after the one set before it (registration before tickets, tickets before
  * the event, its start before its end). The first step out of order, with its message; null when in order.
  */
-export function scheduleOutOfOrder(schedule: Partial<Record<ScheduleStep, string | null | undefined>>): { step: ScheduleStep; message: string } | null {
-  let last: [ScheduleStep, number] | null = null
-  for (const step of SCHEDULE_ORDER) {
+export function scheduleOutOfOrder(schedule: Partial<Record<ScheduleKey, string | null | undefined>>): { step: ScheduleKey; message: string } | null {
+  let last: [ScheduleKey, number] | null = null
+  for (const [step] of SCHEDULE_STEPS) {
     const value = schedule[step]
     if (!value) continue
     const t = Date.parse(value)

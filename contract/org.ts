@@ -31,6 +31,7 @@ import {
   scheduleOutOfOrder,
   teamSizeError,
 } from './event-rules.ts'
+import { SCHEDULE_STEPS, type ScheduleKey } from './schedule-steps.ts'
 
 /**
  * The body those calls take: twenty LONG_TEXT answers of 2,000 characters, 3 bytes each in UTF-8 (Devanagari),
@@ -55,16 +56,7 @@ export { EVENT_LIMITS } from './limits.ts'
 export const FAIR_WINDOW_MAX = EVENT_LIMITS.fair_window
 
 /** The steps of a schedule in the order they happen, with the state each starts. */
-export const SCHEDULE_STEPS = [
-  ['registration_opens_at', 'REGISTRATION_OPEN'],
-  ['registration_closes_at', 'REGISTRATION_CLOSED'],
-  ['tickets_open_at', 'TICKET_OPEN'],
-  ['tickets_close_at', 'TICKET_CLOSED'],
-  ['starts_at', 'ONGOING'],
-  ['ends_at', 'COMPLETED'],
-] as const
-
-export type ScheduleKey = (typeof SCHEDULE_STEPS)[number][0]
+export { SCHEDULE_STEPS, type ScheduleKey } from './schedule-steps.ts'
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i
 

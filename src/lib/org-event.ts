@@ -2,27 +2,28 @@
 // time starts, the next scheduled move, the states' names and IST date-time inputs (what students see after a
 // move: state-moves.ts; the participants' screen: participants.ts).
 import type { AnyEventState } from '../../contract/constants.ts'
+import { SCHEDULE_STEPS as STEPS, type ScheduleKey } from '../../contract/schedule-steps.ts'
 import type { Schedule } from '../../contract/types.ts'
 import { formatIST } from './dates.ts'
 
-/** Each time of the schedule and the state it starts (API.md Part 2 "Event lifecycle"), in the order they pass. */
-export const SCHEDULE_STEPS: readonly { key: keyof Schedule; state: AnyEventState; label: string }[] = [
-  { key: 'registration_opens_at', state: 'REGISTRATION_OPEN', label: 'Registration opens' },
-  { key: 'registration_closes_at', state: 'REGISTRATION_CLOSED', label: 'Registration closes' },
-  { key: 'tickets_open_at', state: 'TICKET_OPEN', label: 'Tickets open' },
-  { key: 'tickets_close_at', state: 'TICKET_CLOSED', label: 'Tickets close' },
-  { key: 'starts_at', state: 'ONGOING', label: 'Event starts' },
-  { key: 'ends_at', state: 'COMPLETED', label: 'Event ends' },
-]
-
-export const EMPTY_SCHEDULE: Schedule = {
-  registration_opens_at: null,
-  registration_closes_at: null,
-  tickets_open_at: null,
-  tickets_close_at: null,
-  starts_at: null,
-  ends_at: null,
+/** What the console calls each time of the schedule. */
+const STEP_LABELS: Record<ScheduleKey, string> = {
+  registration_opens_at: 'Registration opens',
+  registration_closes_at: 'Registration closes',
+  tickets_open_at: 'Tickets open',
+  tickets_close_at: 'Tickets close',
+  starts_at: 'Event starts',
+  ends_at: 'Event ends',
 }
+
+/** Each time of the schedule and the state it starts (contract/schedule-steps.ts), in the order they pass, with its name. */
+export const SCHEDULE_STEPS: readonly { key: ScheduleKey; state: AnyEventState; label: string }[] = STEPS.map(([key, state]) => ({
+  key,
+  state,
+  label: STEP_LABELS[key],
+}))
+
+export const EMPTY_SCHEDULE = Object.fromEntries(STEPS.map(([key]) => [key, null])) as Schedule
 
 export interface NextMove {
   state: AnyEventState

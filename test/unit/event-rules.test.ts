@@ -11,20 +11,32 @@ import {
   DATE_ENDS_ALONE,
   DATE_ENDS_TOO_MANY,
   EXTERNAL_LINK_MISSING,
-  SCHEDULE_ORDER,
   type StoredEvent,
   saveRefusal,
   scheduleOutOfOrder,
   teamFactsNeeded,
   teamSizeError,
 } from '../../contract/event-rules.ts'
-import { SCHEDULE_STEPS } from '../../contract/org.ts'
+import { EVENT_STATES } from '../../contract/constants.ts'
+import { schedule } from '../../contract/entities.ts'
+import { SCHEDULE_STEPS } from '../../contract/schedule-steps.ts'
+import { SCHEDULE_STEPS as CONSOLE_STEPS } from '../../src/lib/org-event.ts'
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 11, 1, 10, minutes)).toISOString()
 
 describe('rules over the input alone', () => {
-  it('the schedule is in the order the contract steps through it', () => {
-    expect(SCHEDULE_STEPS.map(([key]) => key)).toEqual([...SCHEDULE_ORDER])
+  it('the schedule’s steps are the Schedule’s fields in order, each starting the lifecycle’s next state; the console names each', () => {
+    expect(SCHEDULE_STEPS.map(([key]) => key)).toEqual(Object.keys(schedule.shape))
+    expect(SCHEDULE_STEPS.map(([, state]) => state)).toEqual(EVENT_STATES.slice(1))
+    expect(CONSOLE_STEPS.map(({ key, state }) => [key, state])).toEqual(SCHEDULE_STEPS.map(([key, state]) => [key, state]))
+    expect(CONSOLE_STEPS.map(({ label }) => label)).toEqual([
+      'Registration opens',
+      'Registration closes',
+      'Tickets open',
+      'Tickets close',
+      'Event starts',
+      'Event ends',
+    ])
   })
 
   it('each step set comes after the one set before it: equal is out of order, a minute later is in', () => {
