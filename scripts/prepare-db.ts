@@ -3,14 +3,9 @@
 // new data folder unpacks it (server/db/index.ts) instead of initialising and migrating, so the first answer
 // comes in a fraction of the time and memory. No demo data inside: the demo is placed around the day it starts.
 import { writeFileSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
-import { drizzle } from 'drizzle-orm/pglite'
-import { migrate } from 'drizzle-orm/pglite/migrator'
+import { dumpMigratedPglite } from '../server/db/index.ts'
 
 const out = process.argv[2] ?? 'build/server/db/initial-pglite.tar.gz'
-const client = new PGlite()
-await migrate(drizzle(client), { migrationsFolder: 'server/db/migrations' })
-const dump = await client.dumpDataDir('gzip')
+const dump = await dumpMigratedPglite('gzip')
 writeFileSync(out, Buffer.from(await dump.arrayBuffer()))
-await client.close()
 console.log(`prepared initial database: ${out} (${(dump.size / 1024).toFixed(0)} KB)`)

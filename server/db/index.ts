@@ -166,4 +166,21 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
   }
 }
 
+/**
+ * A new embedded database with every migration applied, dumped (PGlite's dumpDataDir): the build's prepared database
+ * (scripts/prepare-db.ts, gzipped) and the server tests' starting copy (test/server/global-setup.ts, uncompressed).
+ */
+export async function dumpMigratedPglite(compression: 'gzip' | 'none'): Promise<Blob> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const { migrate } = await import('drizzle-orm/pglite/migrator')
+  const client = new PGlite()
+  try {
+    await migrate(drizzle(client), { migrationsFolder })
+    return await client.dumpDataDir(compression)
+  } finally {
+    await client.close()
+  }
+}
+
 export { schema }

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { openDatabase } from '../../server/db/index.ts'
+import { dumpMigratedPglite, openDatabase } from '../../server/db/index.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,16 +15,6 @@ declare module 'vitest' {
     migratedPglite: string
     /** A migrated PostgreSQL database each test's database is copied from (CREATE DATABASE ... TEMPLATE); '' without TEST_DATABASE_URL. */
     migratedPostgres: string
-  }
-}
-
-async function dumpMigratedPglite(file: string) {
-  const database = await openDatabase({})
-  try {
-    const client = (database.db as unknown as { $client: { dumpDataDir(compression: 'none'): Promise<Blob> } }).$client
-    writeFileSync(file, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()))
-  } finally {
-    await database.close()
   }
 }
 
@@ -50,7 +40,7 @@ async function migratedPostgres(adminUrl: string) {
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'campus-migrated-'))
   const file = join(dir, 'pglite.tar')
-  await dumpMigratedPglite(file)
+  writeFileSync(file, Buffer.from(await (await dumpMigratedPglite('none')).arrayBuffer()))
   project.provide('migratedPglite', file)
   const adminUrl = process.env.TEST_DATABASE_URL
   const template = adminUrl ? await migratedPostgres(adminUrl) : undefined
