@@ -18,6 +18,11 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['test/server/**/*.test.ts'],
+          // The server's files share each worker's module graph (issue 23 item 6): each file builds its own app on its
+          // own database, and no server module keeps per-file state (the image encoder's child and the fonts are
+          // process-wide by design; the three fake clocks are restored after each use). Importing the server once per
+          // worker instead of once per file: the project 277 s -> 203 s wall, 406 s -> 280 s user CPU (load 4-5).
+          isolate: false,
           globalSetup: ['test/server/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
