@@ -4,8 +4,10 @@
 // that the data is not fresh (the offline notice). Only a network failure falls back: a 401, 404 or 5xx answer
 // is the server speaking and goes through as it is.
 //
-// Personal data: /logout clears all of localStorage (SPEC §2) and a sign-in clears these entries.
+// Personal data: /logout clears all of localStorage (SPEC §2) and a sign-in clears these entries; an answer that
+// arrives after a logout (a read on its way when the student logged out) is not kept.
 import { ApiError, type TokenStorage } from './client.ts'
+import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
 
 /** Where the copies are kept in storage: `lastKnown:<key>` (src/api/last-known-copies.ts reads them too). */
 export const PREFIX = 'lastKnown:'
@@ -30,6 +32,8 @@ export function createLastKnown(storage: LastKnownStorage) {
       tell(true)
       return JSON.parse(kept) as T
     }
+    // Logged out meanwhile: the tokens went with the rest of storage, and so must this answer.
+    if (!storage.getItem(ACCESS_TOKEN) && !storage.getItem(REFRESH_TOKEN)) return data
     try {
       storage.setItem(PREFIX + key, JSON.stringify(data))
     } catch {

@@ -33,6 +33,8 @@ export function renew<Outcome>({ send, fail, logout, storage, lock = webLock }: 
     if (error && (error.status === 0 || error.status === 429 || error.status >= 500)) throw error
     const data = !error && (outcome as { data?: any }).data
     if (!data || typeof data.accessToken !== 'string') logout()
+    // Logged out while the answer was on its way (all of storage cleared): a session is not written back.
+    if (storage.getItem(REFRESH_TOKEN) !== refreshToken) return
     storage.setItem(ACCESS_TOKEN, data.accessToken)
     // Refresh tokens rotate (API.md): the old one is now spent, keep the new one.
     if (typeof data.refreshToken === 'string') storage.setItem(REFRESH_TOKEN, data.refreshToken)

@@ -173,6 +173,18 @@ describe('api client', () => {
     expect(onLogout).toHaveBeenCalledTimes(1)
   })
 
+  it('a logout while a refresh is on its way: the rotated tokens are not written back, storage stays empty', async () => {
+    const server = fakeServer({ access: 'A2', refresh: 'R1', refreshDelay: 200 })
+    const storage = memoryStorage({ accessToken: 'stale', refreshToken: 'R1' })
+    const { client } = setup(storage, server)
+    const call = client.request('/user/p/me').catch((e) => e)
+    // The refresh is asked for (its answer 200 ms away): the student logs out now.
+    await vi.waitFor(() => expect(server.refreshCalls()).toBe(1), { interval: 1 })
+    storage.data.clear() // signOut: localStorage.clear()
+    expect(await call).toMatchObject({ status: 401, message: INVALID_TOKEN })
+    expect([...storage.data.keys()]).toEqual([])
+  })
+
   it('a replayed (already rotated) refresh token is refused and leads to logout', async () => {
     const server = fakeServer({ access: 'A2', refresh: 'R-new' })
     const { client, onLogout } = setup(memoryStorage({ accessToken: 'stale', refreshToken: 'R-old' }), server)

@@ -102,6 +102,19 @@ describe('last known answers', () => {
     await expect(api.getEvent(6)).rejects.toMatchObject({ status: 0 })
   })
 
+  it('an answer arriving after a logout is not kept: logout cleared all of storage, and it stays clear', async () => {
+    const store = storage({ accessToken: 'A1', refreshToken: 'R1' })
+    let answer!: (response: Response) => void
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)))
+    const api = createCalls(createClient({ fetch, storage: store, onLogout: vi.fn() }), createLastKnown(store))
+    const me = api.me()
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
+    store.data.clear() // the student logs out while the read is on its way (signOut: localStorage.clear())
+    answer(json(200, { error: false, user: USER }))
+    expect(await me).toEqual(USER)
+    expect([...store.data.keys()]).toEqual([])
+  })
+
   it('only a network failure falls back: a server answer (404, 401) is not papered over', async () => {
     const store = storage({ accessToken: 'A1', refreshToken: 'R1', 'lastKnown:event:5': JSON.stringify({ id: 5 }) })
     const fetch = vi.fn(async () => json(404, { error: true, message: 'No such event.' }))
