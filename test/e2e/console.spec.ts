@@ -23,9 +23,8 @@ import { startServer, type RunningServer } from './support/server.ts'
 import { callApi, newStudent, openAs, signIn, type Student } from './support/students.ts'
 
 // Two server starts, the CLI and two long walks (each waits about 90 s for the scheduled opening) on a shared
-// two-core machine. The tests share nothing but the set-up (each event is their own): they run in parallel, each
-// worker with its own server made by beforeAll, so the two walks wait for their openings at the same time.
-test.describe.configure({ mode: 'parallel', timeout: 360_000 })
+// two-core machine.
+test.describe.configure({ timeout: 360_000 })
 
 let server: RunningServer
 let organiser: Student
