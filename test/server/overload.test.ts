@@ -44,7 +44,7 @@ describe('overload', () => {
     // (A client still sending its body takes no place: test/server/slow-bodies.test.ts.)
     const release = holdDatabase(t)
     const held = [claim(t, auth), claim(t, auth)]
-    await vi.waitFor(async () => expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode).toBe(503))
+    await vi.waitFor(async () => expect((await t.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode).toBe(503), { timeout: 10_000 })
 
     const refused = await t.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
     expect(refused.statusCode).toBe(503)

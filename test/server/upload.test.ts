@@ -48,7 +48,7 @@ describe('POST /org/p/upload', () => {
     expect(pid).not.toBe(process.pid)
     expect(getPriority(pid)).toBe(Math.min(19, getPriority() + ENCODER_NICE))
     process.kill(pid!, 'SIGKILL')
-    await vi.waitFor(() => expect(encoderPid()).toBeUndefined())
+    await vi.waitFor(() => expect(encoderPid()).toBeUndefined(), { timeout: 10_000 }) // vitest's default is 1 s
     const again = await upload(png, organiser.auth, 'b.png', 'image/png')
     expect(again.statusCode, again.body).toBe(200)
     expect(encoderPid()).not.toBe(pid)
