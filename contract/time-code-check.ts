@@ -6,15 +6,6 @@ import { stepOf, timeCode } from './time-code.ts'
 export const EXPIRED_CODE_MESSAGE = 'This code has expired: ask the student to open the ticket in the app'
 
 /**
- * A scanned text split into the ticket code (what the ticket list is keyed by) and its time code: split only when it
- * ends in the separator and 6 digits, so any other text (a bare code, a typo) is a code of its own.
- */
-export function splitScan(text: string): { code: string; time: string | null } {
-  const m = /^(.+)-(\d{6})$/.exec(text)
-  return m ? { code: m[1], time: m[2] } : { code: text, time: null }
-}
-
-/**
  * Whether a scan passes the time check at `atMs` (the door's corrected clock, the server's, or an offline scan's
  * scanned_at): always with rotation off (printed tickets: the time part, if any, is ignored) or no secret known;
  * else only with the time code of the step of `atMs` or one either side (about 60 s each way at most).

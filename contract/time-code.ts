@@ -3,7 +3,8 @@
 // random bytes, 40 hex digits: migration 0016), 30-second steps counted from the Unix epoch, 6 digits. The barcode
 // carries `<ticket code>-<time code>`: ticket codes are 16 digits, so the '-' cannot occur in one. Web Crypto only
 // (browsers, and Node 20's global `crypto`): no dependency, and no zod, so it costs the ticket's chunk little. What
-// only the door and the server need (reading a scan, the window) is in ./time-code-check.ts, out of the ticket's bytes.
+// only the door and the server need (reading a scan: ./scan-text.ts; the window: ./time-code-check.ts) is out of the
+// ticket's bytes.
 
 export const STEP_MS = 30_000
 export const TIME_DIGITS = 6

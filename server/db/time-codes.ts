@@ -4,7 +4,8 @@
 // the server's clock for a live scan, the scan's scanned_at at sync. A code of no ticket of the event is passed on
 // as it is, to be answered as before (UNKNOWN_TICKET, TRANSFERRED). Nothing is recorded for a refused scan.
 import { and, eq, inArray } from 'drizzle-orm'
-import { splitScan, timeCodeAdmits } from '../../contract/time-code-check.ts'
+import { splitScan } from '../../contract/scan-text.ts'
+import { timeCodeAdmits } from '../../contract/time-code-check.ts'
 import type { Db } from './index.ts'
 import { doorScans, events, participants } from './schema.ts'
 

@@ -3,7 +3,8 @@
 // side. The server checks the same at sync against the scan's scanned_at, made by the same corrected clock. Loaded
 // by the door store when a list arrives (so the service worker keeps it for offline use), not with the door's chunk;
 // a staff file (scripts/staff-assets.ts: src/lib/door-*).
-import { EXPIRED_CODE_MESSAGE, splitScan, timeCodeAdmits } from '../../contract/time-code-check.ts'
+import type { ScanRead } from '../../contract/scan-text.ts'
+import { EXPIRED_CODE_MESSAGE, timeCodeAdmits } from '../../contract/time-code-check.ts'
 import { serverNow } from './server-clock.ts'
 
 export { noteServerTime } from './server-clock.ts'
@@ -12,8 +13,7 @@ export { noteServerTime } from './server-clock.ts'
  * The refusal the door shows (EXPIRED_CODE), or when the scan passes the time to queue it at (the corrected clock's).
  * The list carries a ticket's secret only where the event's tickets rotate: without one, any text passes.
  */
-export async function offlineCheck(text: string, secret: string | null | undefined) {
-  const { code, time } = splitScan(text)
+export async function offlineCheck({ code, time }: ScanRead, secret: string | null | undefined) {
   const now = serverNow()
   // No Web Crypto (a door page served over plain http): let the list decide; the sync checks the time code.
   const passes = await timeCodeAdmits(time, secret, true, now).catch(() => true)

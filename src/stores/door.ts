@@ -4,6 +4,7 @@
 // the start path's session. Its calls, the device's storage and network are passed in, so a test builds its own.
 import { computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import { type Admission, type Direction, type EventDay, dayOf, decide } from '../../contract/admission.ts'
+import { splitScan } from '../../contract/scan-text.ts'
 import type { DoorDay, DoorEvent, DoorTicket, User } from '../../contract/types.ts'
 import { ApiError, type DoorAnswer, doorApi, PASSING } from '../api/door.ts'
 import { indexedDbStorage, type KvStorage } from '../lib/kv-storage.ts'
@@ -20,8 +21,6 @@ export interface QueuedScan {
 /** What the screen shows after a scan: the server's answer, or the offline list's (`offline: true`). */
 export type ShownAnswer = DoorAnswer & { offline?: boolean; code: string }
 
-/** A text read's ticket code: it ends in '-' and the time code where tickets rotate (issue 25; contract/time-code-check). */
-const plainCode = (text: string) => text.replace(/^(.+)-\d{6}$/, '$1')
 /** The offline time-code check and the corrected clock (issue 25), loaded with each list so it is kept for offline use. */
 const timeCheck = () => import('../lib/door-time-check.ts')
 
@@ -241,7 +240,7 @@ export const DoorModel = createModel(({ calls, session, storage, network }: Door
       // Scans still queued here stay applied on this device until the server has them (in their order).
       const next = new Map<string, DoorTicket>(list.tickets.map((t) => [t.ticket_code, t]))
       for (const s of [...queue.value].sort((a, b) => Date.parse(a.scanned_at) - Date.parse(b.scanned_at))) {
-        const t = next.get(plainCode(s.ticket_code))
+        const t = next.get(splitScan(s.ticket_code).code)
         if (t) next.set(t.ticket_code, applyScan(t, s).ticket)
       }
       tickets.value = next
@@ -384,7 +383,8 @@ export const DoorModel = createModel(({ calls, session, storage, network }: Door
   async function scan(raw: string): Promise<ShownAnswer | null> {
     // The text read goes to the server as it is; the list knows the ticket code alone (issue 25: `<code>-<time code>`).
     const text = raw.trim()
-    const code = plainCode(text)
+    const read = splitScan(text)
+    const { code } = read
     const id = eventId.value
     if (!code || id === null) return null
     const scanId = uuid()
@@ -393,7 +393,7 @@ export const DoorModel = createModel(({ calls, session, storage, network }: Door
     // time to queue the scan at. The check never loaded (no list yet online): the list decides, the sync checks.
     const offlineScan = async () => {
       const checked = await timeCheck().then(
-        (m) => m.offlineCheck(text, tickets.value.get(code)?.secret),
+        (m) => m.offlineCheck(read, tickets.value.get(code)?.secret),
         () => undefined,
       )
       return typeof checked === 'object' ? checked : offlineAnswer(code, scanId, text, checked)
@@ -463,7 +463,7 @@ export const DoorModel = createModel(({ calls, session, storage, network }: Door
         }
         const settled: ShownAnswer[] = []
         results.forEach((r, i) => {
-          const code = plainCode(chunk[i].ticket_code)
+          const { code } = splitScan(chunk[i].ticket_code)
           learn(code, r, chunk[i].scanned_at)
           if (r.result === 'ALREADY_CHECKED_IN' && (chunk[i].direction ?? 'IN') === 'IN') settled.push({ ...r, code })
           // A code that stopped working when its ticket went to a friend (issue 25): let in on an old list; the

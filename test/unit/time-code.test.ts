@@ -3,7 +3,8 @@
 // corrected by the server's time (src/lib/server-clock.ts).
 import { describe, expect, it } from 'vitest'
 import { STEP_MS, stepOf, timeCode, withTimeCode } from '../../contract/time-code.ts'
-import { splitScan, timeCodeAdmits } from '../../contract/time-code-check.ts'
+import { splitScan } from '../../contract/scan-text.ts'
+import { timeCodeAdmits } from '../../contract/time-code-check.ts'
 import { noteServerTime, serverNow } from '../../src/lib/server-clock.ts'
 
 const hex = (ascii: string) => Buffer.from(ascii, 'ascii').toString('hex')

@@ -2,6 +2,7 @@
 // screen for a moment and clears itself, and the same code read again within a few seconds (a ticket still held
 // in front of the camera, or a hardware scanner in presentation mode) is not sent again. Kept on the device.
 import { signal } from '@preact/signals'
+import { splitScan } from '../../../contract/scan-text.ts'
 
 const KEY = 'door-express'
 
@@ -35,7 +36,7 @@ export function setExpress(on: boolean) {
  * The ticket a read stands for: the text read less a rotating time code ('<code>-<6 digits>', issue 25 item 1),
  * so a ticket held up across a 30 s step's edge is still the same ticket.
  */
-export const ticketOf = (text: string) => text.trim().replace(/^(.+)-\d{6}$/, '$1')
+export const ticketOf = (text: string) => splitScan(text.trim()).code
 
 /**
  * A guard against the same ticket twice in a row: answers whether a read should be sent. Each read of a ticket
