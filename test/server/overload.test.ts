@@ -175,11 +175,13 @@ describe('overload', () => {
     const ended = new Promise((r) => socket.on('close', r))
     await new Promise((r) => socket.once('connect', r))
     const held = '{"event_id":999999}'
-    // Request A: headers and half of its body, so it is in flight (not idle) when closing starts.
+    // Request A: headers and half of its body, so it is in flight (not idle) when closing starts: the server has
+    // read its headers once Node's server emits 'request' for it.
+    const inFlight = new Promise((r) => closing.app.server.once('request', r))
     socket.write(
       `POST /api/v1/event/p/claim-ticket HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${held.length}\r\n\r\n${held.slice(0, 8)}`,
     )
-    await new Promise((r) => setTimeout(r, 100))
+    await inFlight
     const closed = closing.close()
     await new Promise((r) => setTimeout(r, 100))
     // The rest of A, then request B pipelined on the same connection, arriving while the server closes.
