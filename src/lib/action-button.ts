@@ -34,6 +34,16 @@ type ButtonEvent = Pick<
   | 'in_event_activity'
 > & { held_until?: string | null }
 
+/**
+ * SPEC §4's redirects between the registration screens: the screen an event's registration lives on. An individual
+ * event has no teams; a student in a team belongs on its page, any other student on team-register (also where a
+ * student lands after removing themself). The button above sends a registered student to team-details; here only
+ * a team counts: a registration without one cannot arise for a team event, and sending it to team-details would
+ * bounce straight back.
+ */
+export const screenOf = (event: Pick<ButtonEvent, 'ma_ppt' | 'Participant'>) =>
+  event.ma_ppt < 2 ? 'event-details' : event.Participant && event.Participant.team ? 'team-details' : 'team-register'
+
 const go = (label: string, action: Action): ActionButton => ({ label, action, disabled: false })
 const off = (label: string): ActionButton => ({ label, action: 'none', disabled: true })
 

@@ -1,17 +1,10 @@
 // What the two team screens (team-register, team-details) share: the event fetched afresh for the screen,
-// the one rule of which of the screens an event belongs on, and the redirect to it.
+// and the redirect to the screen the event belongs on (lib/action-button.ts's `screenOf`).
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import type { EventDetail } from '../../contract/types.ts'
+import { screenOf } from '../lib/action-button.ts'
 import type { EventDetailStore } from '../stores/event-detail.ts'
-
-/**
- * SPEC §4: an individual event has no teams; a student in a team belongs on its page, any other student on
- * team-register (also where a student lands after removing themself). Only a team counts: a registration
- * without one cannot arise for a team event, and sending it to team-details would bounce straight back.
- */
-const screenFor = (event: EventDetail, id: string) =>
-  event.ma_ppt < 2 ? `/event-details/${id}` : event.Participant && event.Participant.team ? `/team-details/${id}` : `/team-register/${id}`
 
 /**
  * The event of `id` once this screen's own fetch has ended (null before, or when it failed), and `redirect`,
@@ -35,7 +28,7 @@ export function useTeamEvent(id: string, detail: EventDetailStore, here: 'team-d
   const stored = detail.event.value
   const event = loaded && stored?.id === Number(id) ? stored : null
   // Decided on settled data only, never mid-refetch.
-  const target = !event || detail.loading.value ? null : screenFor(event, id)
+  const target = !event || detail.loading.value ? null : `/${screenOf(event)}/${id}`
   const redirect = target === `/${here}/${id}` ? null : target
   useEffect(() => {
     if (redirect) route(redirect, true)
