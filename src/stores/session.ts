@@ -103,7 +103,7 @@ export type StartModels = { events: Events; session: Session }
 /** The start path's models, built in dependency order: the events list, then the session that loads it. */
 export function buildStart(): StartModels {
   const events = new EventsModel(api.getEvents)
-  return { events, session: new SessionModel({ me: api.me, events }) }
+  return { session: new SessionModel({ me: api.me, events }), events }
 }
 
-export const { events, session } = buildStart()
+export const { session, events } = buildStart()

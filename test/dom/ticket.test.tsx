@@ -109,6 +109,20 @@ describe('ticket', () => {
     expect(root.querySelector('svg[role=img]')).toBeNull()
   })
 
+  it.each(['ticket', 'event-details/404/draw'])(
+    "an event the server does not know: /%s says 'Event not found' with a link home (the one component of load-or-retry)",
+    async (screen) => {
+      localStorage.setItem('accessToken', 'A')
+      localStorage.setItem('refreshToken', 'R')
+      eventsServer({ events: [], user: student({ name: 'Asha Rao' }) })
+      go(screen === 'ticket' ? '/ticket/404' : `/${screen}`)
+      const root = mount(<App />)
+      const heading = await waitFor(() => getByText(root, 'Event not found', 'h1'))
+      expect(heading.closest('[role=alert]')).toBeTruthy()
+      expect(getByText(root, 'Go to Home', 'a').getAttribute('href')).toBe('/')
+    },
+  )
+
   it('Back goes back in history when there is some, and Home when there is none', async () => {
     const e = detail({ id: 83, state: 'TICKET_CLOSED', Participant: holding('AAA') })
     const root = open({ events: [e] }, 83)

@@ -44,3 +44,14 @@ export function LoadOrRetry({ loading, what, error, retry }: LoadOrRetryProps) {
     </RetryMessage>
   )
 }
+
+/** The answer of every screen of one event to an event the server does not know (or no longer shows). */
+export function EventNotFound({ children }: { children?: ComponentChildren }) {
+  return (
+    <div class="page-message" role="alert">
+      <h1>Event not found</h1>
+      {children && <p>{children}</p>}
+      <a href="/">Go to Home</a>
+    </div>
+  )
+}

@@ -3,7 +3,7 @@
 // finds the key's place among the published keys. A lazy route: nothing of it is in the first load.
 import { useEffect, useState } from 'preact/hooks'
 import { useRoute } from 'preact-iso'
-import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
+import { EventNotFound, LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
 import { drawKeyOf, placeOf, seedHashOf } from '../../lib/draw-key.ts'
 import { drawKeysOf } from '../../stores/draw-keys.ts'
@@ -63,10 +63,7 @@ export default function DrawCheck() {
 
   if (eventDetail.notFound.value) {
     return (
-      <div class="page-message" role="alert">
-        <h1>Event not found</h1>
-        <a href="/">Go to Home</a>
-      </div>
+      <EventNotFound />
     )
   }
   if (!event) return <LoadOrRetry loading="Loading the draw" what="the draw" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { useRoute } from 'preact-iso'
 import { PARTICIPANTS_SHOWN } from '../../../contract/constants.ts'
 import type { EventDetail } from '../../../contract/types.ts'
-import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
+import { EventNotFound, LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { calendarLinks } from '../../lib/calendar-link.ts'
 import { formatDate } from '../../lib/dates.ts'
@@ -83,11 +83,7 @@ export default function EventDetails() {
   const event = held && String(held.id) === id ? held : null
   if (eventDetail.notFound.value) {
     return (
-      <div class="page-message" role="alert">
-        <h1>Event not found</h1>
-        <p>This event does not exist or is no longer shown.</p>
-        <a href="/">Go to Home</a>
-      </div>
+      <EventNotFound>This event does not exist or is no longer shown.</EventNotFound>
     )
   }
   if (!event) {

@@ -3,7 +3,7 @@
 // giving the ticket to a friend (issue 25).
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
-import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
+import { EventNotFound, LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
 import { noteServerTime } from '../../lib/server-clock.ts'
 import { offline } from '../../stores/connection.ts'
@@ -37,10 +37,7 @@ export default function Ticket() {
   const event = eventDetail.event.value
   if (eventDetail.notFound.value) {
     return (
-      <div class="page-message" role="alert">
-        <h1>Event not found</h1>
-        <a href="/">Go to Home</a>
-      </div>
+      <EventNotFound />
     )
   }
   if (!event || String(event.id) !== id) {
