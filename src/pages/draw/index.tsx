@@ -62,9 +62,7 @@ export default function DrawCheck() {
   }, [seed, userId, keys])
 
   if (eventDetail.notFound.value) {
-    return (
-      <EventNotFound />
-    )
+    return <EventNotFound />
   }
   if (!event) return <LoadOrRetry loading="Loading the draw" what="the draw" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
 

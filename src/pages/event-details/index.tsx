@@ -82,9 +82,7 @@ export default function EventDetails() {
   const held = eventDetail.event.value
   const event = held && String(held.id) === id ? held : null
   if (eventDetail.notFound.value) {
-    return (
-      <EventNotFound>This event does not exist or is no longer shown.</EventNotFound>
-    )
+    return <EventNotFound>This event does not exist or is no longer shown.</EventNotFound>
   }
   if (!event) {
     return <LoadOrRetry loading="Loading the event" what="the event" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />

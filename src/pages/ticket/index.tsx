@@ -36,9 +36,7 @@ export default function Ticket() {
 
   const event = eventDetail.event.value
   if (eventDetail.notFound.value) {
-    return (
-      <EventNotFound />
-    )
+    return <EventNotFound />
   }
   if (!event || String(event.id) !== id) {
     return <LoadOrRetry loading="Loading the ticket" what="the ticket" error={eventDetail.error.value} retry={() => eventDetail.refresh()} />
