@@ -1,5 +1,5 @@
 // Ticket claims: never more than ticket_count in total, never two for one student. The claim is decided by the
-// database function claim_tickets() (migrations 0001/0002/0004; the counter itself is moved by the participants triggers), one statement that takes the event's row lock and
+// database function claim_tickets() (server/db/functions/claim_tickets.sql; the counter itself is moved by the participants triggers), one statement that takes the event's row lock and
 // commits once for a whole batch of claims: the claims for an event that arrive while the previous batch is in
 // the database wait here and go together in the next call. (One claim at a time, the 500 claims that sell the
 // tickets of a rush each waited for the previous one's commit behind the event's row lock.) If a batch fails as

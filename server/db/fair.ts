@@ -1,5 +1,5 @@
 // A fair opening (issue 24, API.md Part 3): the seed and its commitment, the draw keys, the draw itself and the
-// published record. Entering the draw is claim_tickets()'s (migration 0011), one insert per batch of claims; the
+// published record. Entering the draw is claim_tickets()'s (server/db/functions/claim_tickets.sql), one insert per batch of claims; the
 // draw is fair_draw(), set-based (keys, tickets, waitlist, push and record in one statement), run here in a
 // transaction that takes the event's row: `FOR UPDATE SKIP LOCKED` from the scheduler's tick, so with several
 // instances each due draw is taken by one of them, and fair_drawn_at, set inside, keeps it from ever running again.

@@ -66,7 +66,7 @@ async function checkCouncil(tx: Tx, userId: number, input: EventInputValue, befo
 
 /**
  * The parent a save names: not the event itself, one that exists and the caller manages, and one level of
- * sub-events (contract/event-rules.ts). The trigger of migration 0010 decides when two saves race (mapped in save).
+ * sub-events (contract/event-rules.ts). The trigger events_one_level_of_children (server/db/functions/) decides when two saves race (mapped in save).
  */
 async function checkParent(tx: Tx, userId: number, input: EventInputValue, before: EventRow | null): Promise<void> {
   if (input.parent_id == null) return

@@ -1,5 +1,5 @@
 // Give back and waitlist (API.md Part 2 "Around the event"). A ticket given back frees a place; a freed place is
-// offered to the first in line for the hold time (waitlist_offer(), migration 0006), and while it is offered only
+// offered to the first in line for the hold time (waitlist_offer(), server/db/functions/waitlist_offer.sql), and while it is offered only
 // that student can claim it (claim_tickets() counts the offers out). Every write here takes the event's row lock
 // first (FOR UPDATE), the lock order of claim_tickets(), so offers are decided one at a time per event and a
 // place is never offered twice. The tick passes expired offers on: each event is taken with FOR UPDATE SKIP

@@ -1,0 +1,83 @@
+-- The draw of one event, set-based: every entrant's key in one pass (the key kept at entry, or HMAC-SHA256 built
+-- from the core sha256() with the padded keys the server passes in), sorted once bytewise (COLLATE "C"); the first
+-- `free` eligible entrants (registered, no ticket, not in a team below min_ppt) get their tickets in one UPDATE
+-- (codes from the server's CSPRNG, tickets_sold moved once), the other eligible ones join the waitlist in key order,
+-- push rows for those with a subscription, and the published record (every entrant's key) in fair_draws. Runs only
+-- for a due, undrawn TICKET_OPEN event, whose row it locks; fair_drawn_at set here makes a second call find nothing.
+-- Answers {entrants, winners, waitlisted}, or NULL.
+-- Migrations: 0011, 0013 (the last holds this definition).
+CREATE OR REPLACE FUNCTION fair_draw(p_event_id integer, p_ipad bytea, p_opad bytea, p_codes text[]) RETURNS integer[]
+LANGUAGE plpgsql AS $$
+DECLARE
+  ev record;
+  free integer;
+  counts integer[];
+BEGIN
+  SELECT e.id, e.name, e.ticket_count, e.tickets_sold, e.fair_seed, e.min_ppt INTO ev FROM events e
+    WHERE e.id = p_event_id AND e.state = 'TICKET_OPEN' AND e.is_ticket_feature_enabled
+      AND e.fair_draw_at <= now() AND e.fair_drawn_at IS NULL
+    FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  free := ev.ticket_count - ev.tickets_sold - (SELECT count(*) FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL);
+  free := greatest(0, least(free, coalesce(cardinality(p_codes), 0)));
+  -- The winners' tickets are counted once below, not row by row by the participants trigger.
+  PERFORM set_config('campus.bulk_tickets', 'on', true);
+  WITH sized AS (
+    -- Team sizes, only where min_ppt asks for them (a one-time false filter otherwise: nothing read).
+    SELECT m.team_id, count(*) AS members FROM participants m
+      WHERE ev.min_ppt > 1 AND m.event_id = p_event_id AND m.team_id IS NOT NULL GROUP BY m.team_id
+  ), keyed AS MATERIALIZED (
+    SELECT f.user_id,
+           coalesce(f.key, encode(sha256(p_opad || sha256(p_ipad || convert_to(f.user_id::text, 'UTF8'))), 'hex')) COLLATE "C" AS key,
+           (p.user_id IS NOT NULL AND NOT p.ticket_collected
+             AND (ev.min_ppt <= 1 OR p.team_id IS NULL OR coalesce(s.members, 0) >= ev.min_ppt)) AS eligible
+      FROM fair_entrants f
+      LEFT JOIN participants p ON p.event_id = f.event_id AND p.user_id = f.user_id
+      LEFT JOIN sized s ON s.team_id = p.team_id
+      WHERE f.event_id = p_event_id
+  ), sorted AS MATERIALIZED (
+    SELECT k.user_id, k.key, k.eligible, row_number() OVER (ORDER BY k.key) AS at FROM keyed k
+  ), placed AS MATERIALIZED (
+    SELECT s.user_id, s.key, row_number() OVER (ORDER BY s.at) AS place FROM sorted s WHERE s.eligible
+  ), won AS (
+    UPDATE participants p SET ticket_collected = true, ticket_code = p_codes[pl.place::int], ticket_collected_at = now()
+      FROM placed pl
+      WHERE p.event_id = p_event_id AND p.user_id = pl.user_id AND pl.place <= free AND NOT p.ticket_collected
+      RETURNING p.user_id
+  ), queued AS (
+    INSERT INTO waitlist (event_id, user_id)
+      SELECT p_event_id, pl.user_id FROM placed pl WHERE pl.place > free ORDER BY pl.place
+      ON CONFLICT DO NOTHING
+      RETURNING id, user_id
+  ), told AS (
+    INSERT INTO push_outbox (user_id, title, body, url, tag)
+      SELECT r.user_id, r.title, r.body, '/event-details/' || p_event_id, 'draw-' || p_event_id
+        FROM (
+          SELECT w.user_id, 'You got a ticket' AS title, 'The draw for ' || ev.name || ' is done: your ticket is ready.' AS body FROM won w
+          UNION ALL
+          SELECT q.user_id, 'You are on the waitlist',
+                 'The draw for ' || ev.name || ' is done: you are number '
+                   || ((SELECT count(*) FROM waitlist o WHERE o.event_id = p_event_id) + row_number() OVER (ORDER BY q.id)) || ' on the waitlist.'
+            FROM queued q
+        ) r
+        WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = r.user_id)
+      RETURNING 1
+  ), kept AS (
+    INSERT INTO fair_draws (event_id, seed, entrants, winners, waitlisted, last_winner_key, keys)
+      SELECT p_event_id, ev.fair_seed,
+             (SELECT count(*) FROM sorted),
+             (SELECT count(*) FROM won),
+             (SELECT count(*) FROM queued),
+             (SELECT max(pl.key) FROM placed pl WHERE pl.place <= free),
+             coalesce((SELECT array_agg(s.key ORDER BY s.at) FROM sorted s), '{}')
+      RETURNING entrants, winners, waitlisted
+  )
+  SELECT ARRAY[r.entrants, r.winners, r.waitlisted] INTO counts FROM kept r;
+  PERFORM set_config('campus.bulk_tickets', 'off', true);
+  -- The CHECK events_tickets_within_count is the backstop: this cannot pass ticket_count (free was bounded above).
+  UPDATE events SET tickets_sold = tickets_sold + counts[2], fair_drawn_at = now(), fair_entrant_count = counts[1] WHERE id = p_event_id;
+  RETURN counts;
+END
+$$;
