@@ -62,6 +62,16 @@ export const profileUpdate = z
 
 export const eventRef = { event_id: positiveId('event_id') }
 
+/**
+ * API.md Part 3: the nonce the app makes when it enters a draw, 32 lowercase hex digits; the draw key is
+ * HMAC-SHA256(seed, `<user id>:<nonce>`). Optional: the server makes one for an entry without it.
+ */
+export const drawNonce = z.optional(
+  z.nullable(
+    z.string({ error: 'draw_nonce must be 32 lowercase hex digits' }).check(z.regex(/^[0-9a-f]{32}$/, { error: 'draw_nonce must be 32 lowercase hex digits' })),
+  ),
+)
+
 export const createTeamBody = { ...eventRef, team_name: createTeamForm.shape.team_name, answers: answersField }
 export const joinTeamBody = { ...eventRef, invite_code: joinTeamForm.shape.invite_code, answers: answersField }
 export const removeFromTeamBody = { team_id: positiveId('team_id'), user_id: positiveId('user_id') }
@@ -232,7 +242,7 @@ export const STUDENT_CALLS = {
     tag: 'events',
     summary:
       'Claims the caller’s ticket: TICKET_OPEN, tickets enabled, registered; one each, never past ticket_count. Inside a fair opening’s window (API.md Part 3) it enters the caller in the draw instead (IN_DRAW; a second entry changes nothing).',
-    body: fields(eventRef),
+    body: fields({ ...eventRef, draw_nonce: drawNonce }),
     answers: {
       200: z.union([
         ok({ result: z.literal('CLAIMED'), message, ticket_code: z.string() }),

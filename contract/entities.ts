@@ -54,12 +54,17 @@ const dateTime = z.nullable(z.string())
 export const waitlistPlace = doc(z.object({ position: z.int(), offer_expires_at: dateTime }), { id: 'WaitlistPlace' })
 
 /**
- * The caller's place in an event's draw (API.md Part 3): when they entered, and PENDING until the draw, then WON or
- * WAITLISTED. Beyond API.md: `position`, their key's place in the sorted `fair_start.keys` (1 is first), null
- * until the draw.
+ * The caller's place in an event's draw (API.md Part 3): when they entered, and PENDING until the draw, then what the
+ * draw did: WON or WAITLISTED, or (beyond API.md, issue 36 item 8) NOT_ELIGIBLE when at the draw the entrant could no
+ * longer take a ticket (no longer registered, a ticket already, a team below its minimum size). `nonce`: the 32 hex
+ * digits of the entry's draw nonce, shown to this student only, so the app recomputes their own key
+ * (HMAC-SHA256(seed, `<user id>:<nonce>`)); null for an entry made before nonces. Beyond API.md: `position`, their
+ * key's place in the sorted `fair_start.keys` (1 is first), null until the draw.
  */
-export const DRAW_RESULTS = ['PENDING', 'WON', 'WAITLISTED'] as const
-export const drawEntry = doc(z.object({ entered_at: z.string(), result: z.enum(DRAW_RESULTS), position: z.nullable(z.int()) }), { id: 'DrawEntry' })
+export const DRAW_RESULTS = ['PENDING', 'WON', 'WAITLISTED', 'NOT_ELIGIBLE'] as const
+export const drawEntry = doc(z.object({ entered_at: z.string(), result: z.enum(DRAW_RESULTS), nonce: z.nullable(z.string()), position: z.nullable(z.int()) }), {
+  id: 'DrawEntry',
+})
 
 export const detailParticipant = z.object({
   id: z.int(),

@@ -27,11 +27,13 @@ export interface Definition {
   statement: string
   /** What PostgreSQL keeps as the function's source (pg_proc.prosrc): the text between the dollar quotes. */
   body: string
+  /** Where the statement starts in the text it was read from. */
+  at: number
 }
 
 /** Every function a piece of SQL defines, in order. */
 export function definitionsIn(sql: string): Definition[] {
-  return [...sql.matchAll(DEFINITION)].map((m) => ({ name: m[1], statement: m[0], body: m[3] }))
+  return [...sql.matchAll(DEFINITION)].map((m) => ({ name: m[1], statement: m[0], body: m[3], at: m.index }))
 }
 
 export const migrationFiles = () =>
@@ -42,12 +44,23 @@ export const migrationFiles = () =>
 /** Each function the migrations leave in the database: its newest definition and every migration that defined it. */
 export function functionsOfMigrations(): Map<string, { definition: Definition; migrations: string[] }> {
   const functions = new Map<string, { definition: Definition; migrations: string[] }>()
+  const history = new Map<string, string[]>()
   for (const file of migrationFiles()) {
     const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8')
     const number = file.slice(0, 4)
-    for (const definition of definitionsIn(sql))
-      functions.set(definition.name, { definition, migrations: [...(functions.get(definition.name)?.migrations ?? []), number] })
-    for (const m of sql.matchAll(DROP)) functions.delete(m[1])
+    // In the order written: a migration may drop a function and define it again with other arguments.
+    const steps = [
+      ...definitionsIn(sql).map((definition) => ({ at: definition.at, definition, dropped: undefined })),
+      ...[...sql.matchAll(DROP)].map((m) => ({ at: m.index, definition: undefined, dropped: m[1] })),
+    ].sort((a, b) => a.at - b.at)
+    for (const step of steps)
+      if (step.definition) {
+        // A function dropped and made again (other arguments) keeps its history: it is still the one file.
+        const migrations = [...(history.get(step.definition.name) ?? [])]
+        if (migrations.at(-1) !== number) migrations.push(number)
+        history.set(step.definition.name, migrations)
+        functions.set(step.definition.name, { definition: step.definition, migrations })
+      } else if (step.dropped) functions.delete(step.dropped)
   }
   return functions
 }

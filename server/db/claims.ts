@@ -56,12 +56,20 @@ const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed' | 'draw_pending' | `
   sold_out: 'soldOut',
 }
 
+/** A draw nonce (API.md Part 3): 32 lowercase hex digits, 128 bits of the system's CSPRNG from the same pool as the codes. */
+export function newDrawNonce(): string {
+  let nonce = ''
+  for (let i = 0; i < 16; i++) nonce += randomByte().toString(16).padStart(2, '0')
+  return nonce
+}
+
 /** Claims of one batch: at most this many students in one call (a call holds the event's row lock). */
 export const CLAIM_BATCH = 100
 
 interface Waiting {
   userId: number
   code: string
+  nonce: string
   resolve(status: ClaimStatus): void
   reject(err: unknown): void
 }
@@ -75,11 +83,11 @@ export function claimsRepository(db: Db) {
   /** Per event: the claims waiting for the next call, and whether a call is in the database. */
   const queues = new Map<number, Queue>()
 
-  function batched(eventId: number, userId: number, code: string): Promise<ClaimStatus> {
+  function batched(eventId: number, userId: number, code: string, nonce: string): Promise<ClaimStatus> {
     let queue = queues.get(eventId)
     if (!queue) queues.set(eventId, (queue = { waiting: [], running: false }))
     const q = queue
-    const promise = new Promise<ClaimStatus>((resolve, reject) => q.waiting.push({ userId, code, resolve, reject }))
+    const promise = new Promise<ClaimStatus>((resolve, reject) => q.waiting.push({ userId, code, nonce, resolve, reject }))
     if (!q.running) void run(eventId, q)
     return promise
   }
@@ -94,6 +102,7 @@ export function claimsRepository(db: Db) {
           eventId,
           batch.map((w) => w.userId),
           batch.map((w) => w.code),
+          batch.map((w) => w.nonce),
         )
         batch.forEach((w, i) => w.resolve(statuses[i]))
       } catch (err) {
@@ -105,14 +114,17 @@ export function claimsRepository(db: Db) {
   }
 
   return {
-    /** Claims the caller's ticket (or enters the draw in a fair opening's window), or why not. */
-    async claim(userId: number, eventId: number): Promise<Outcome<Claim>> {
+    /**
+     * Claims the caller's ticket (or enters the draw in a fair opening's window), or why not. `nonce`: the draw nonce
+     * the app made (API.md Part 3); the server makes one when the app sent none, used only if this claim is an entry.
+     */
+    async claim(userId: number, eventId: number, nonce: string = newDrawNonce()): Promise<Outcome<Claim>> {
       let inBatch = true
       for (let attempt = 0; ; attempt++) {
         const code = newTicketCode()
         let status: ClaimStatus
         try {
-          status = inBatch ? await batched(eventId, userId, code) : (await callClaimTickets(db, eventId, [userId], [code]))[0]
+          status = inBatch ? await batched(eventId, userId, code, nonce) : (await callClaimTickets(db, eventId, [userId], [code], [nonce]))[0]
         } catch (err) {
           // The whole batch was rolled back (a colliding code or a deadlock elsewhere in it): this claim alone.
           if (inBatch) {
@@ -146,22 +158,25 @@ function postgresJsOf(db: Db): PostgresJs | null {
   return typeof client === 'function' && typeof (client as unknown as Partial<PostgresJs>).unsafe === 'function' ? (client as unknown as PostgresJs) : null
 }
 
-const CLAIM_SQL = 'SELECT claim_tickets($1::int, $2::text::int[], $3::text::text[]) AS statuses'
+const CLAIM_SQL = 'SELECT claim_tickets($1::int, $2::text::int[], $3::text::text[], $4::text::text[]) AS statuses'
 
 /**
  * One call of claim_tickets(). On PostgreSQL a named prepared statement: through db.execute, Drizzle asks
  * postgres.js for an unnamed statement, which postgres.js sends in two round trips (Describe to learn the
  * parameter types, then Bind/Execute); prepared, it is described once per connection and then each call is
  * one round trip. PGlite (in process, no round trips) goes through Drizzle. The arrays travel as array
- * literals in text (ids are integers, codes digits), the same for both drivers.
+ * literals in text (ids are integers, codes digits, nonces hex), the same for both drivers.
  */
-async function callClaimTickets(db: Db, eventId: number, userIds: number[], codes: string[]): Promise<ClaimStatus[]> {
+async function callClaimTickets(db: Db, eventId: number, userIds: number[], codes: string[], nonces: string[]): Promise<ClaimStatus[]> {
   const ids = `{${userIds.join(',')}}`
   const codeList = `{${codes.join(',')}}`
+  const nonceList = `{${nonces.join(',')}}`
   const client = postgresJsOf(db)
   const rows = client
-    ? await client.unsafe(CLAIM_SQL, [eventId, ids, codeList], { prepare: true })
-    : rowsOf(await db.execute(sql`SELECT claim_tickets(${eventId}::int, ${ids}::text::int[], ${codeList}::text::text[]) AS statuses`))
+    ? await client.unsafe(CLAIM_SQL, [eventId, ids, codeList, nonceList], { prepare: true })
+    : rowsOf(
+        await db.execute(sql`SELECT claim_tickets(${eventId}::int, ${ids}::text::int[], ${codeList}::text::text[], ${nonceList}::text::text[]) AS statuses`),
+      )
   const statuses = (rows[0] as { statuses: unknown }).statuses
   if (!Array.isArray(statuses) || statuses.length !== userIds.length) throw new Error('claim_tickets answered an unexpected value')
   return statuses as ClaimStatus[]

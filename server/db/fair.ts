@@ -23,8 +23,14 @@ export const newFairSeed = () => randomBytes(32).toString('hex')
 /** The commitment published before the draw: lowercase hex SHA-256 of the seed's UTF-8 bytes. */
 export const seedHash = (seed: string) => createHash('sha256').update(seed, 'utf8').digest('hex')
 
-/** A student's draw key: lowercase hex HMAC-SHA256(key = the seed's UTF-8 bytes, message = the decimal user id). */
-export const drawKey = (seed: string, userId: number) => createHmac('sha256', Buffer.from(seed, 'utf8')).update(String(userId), 'utf8').digest('hex')
+/**
+ * A student's draw key (API.md Part 3): lowercase hex HMAC-SHA256(key = the seed's UTF-8 bytes, message =
+ * `<decimal user id>:<nonce>`), or the user id alone for an entry made before nonces (null).
+ */
+export const drawKey = (seed: string, userId: number, nonce: string | null) =>
+  createHmac('sha256', Buffer.from(seed, 'utf8'))
+    .update(nonce === null ? String(userId) : `${userId}:${nonce}`, 'utf8')
+    .digest('hex')
 
 /**
  * The HMAC's inner and outer padded keys (RFC 2104: the key, hashed if over 64 bytes, zero-padded to 64, XOR 0x36
@@ -193,19 +199,22 @@ export function fairRepository(db: Db) {
     },
 
     /**
-     * The caller's entry in the draw, or null when they did not enter: PENDING before the draw, then WON where
-     * their key sorts at or before the last winner's (WAITLISTED otherwise), with the key's place in the list.
+     * The caller's entry in the draw, or null when they did not enter: PENDING before the draw, then what the draw
+     * did with them (fair_entrants.outcome: WON, WAITLISTED or NOT_ELIGIBLE), with the key's place in the list and
+     * the entry's nonce (theirs alone: with it the app recomputes their key).
      */
     async entryOf(eventId: number, userId: number, drawn: PublishedDraw | null): Promise<DrawEntry | null> {
-      const [row] = rowsOf(await db.execute(sql`SELECT entered_at FROM fair_entrants WHERE event_id = ${eventId} AND user_id = ${userId}`)) as {
-        entered_at: Date | string
-      }[]
+      const [row] = rowsOf(
+        await db.execute(sql`SELECT entered_at, nonce, key, outcome FROM fair_entrants WHERE event_id = ${eventId} AND user_id = ${userId}`),
+      ) as { entered_at: Date | string; nonce: string | null; key: string | null; outcome: string | null }[]
       if (!row) return null
       const entered_at = new Date(row.entered_at).toISOString()
-      if (!drawn) return { entered_at, result: 'PENDING', position: null }
-      const key = drawKey(drawn.seed, userId)
-      const won = drawn.lastWinnerKey !== null && key <= drawn.lastWinnerKey
-      return { entered_at, result: won ? 'WON' : 'WAITLISTED', position: lowerBound(drawn.keys, key) + 1 }
+      const nonce = row.nonce
+      if (!drawn) return { entered_at, result: 'PENDING', nonce, position: null }
+      const key = row.key ?? drawKey(drawn.seed, userId, nonce)
+      // A draw older than the outcome column (migration 0018) decided by the last winner's key, as it was shown then.
+      const result = row.outcome ?? (drawn.lastWinnerKey !== null && key <= drawn.lastWinnerKey ? 'WON' : 'WAITLISTED')
+      return { entered_at, result: result as DrawEntry['result'], nonce, position: lowerBound(drawn.keys, key) + 1 }
     },
 
     /** Students in the draw of each event (the console's live count). */

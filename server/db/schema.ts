@@ -177,6 +177,13 @@ export const fairEntrants = pgTable(
     enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
     // The entrant's draw key, computed at entry (migration 0013); secret until the draw publishes the seed.
     key: text('key'),
+    /**
+     * 32 lowercase hex digits the app makes at entry (API.md Part 3, draw_nonce; migration 0018): the key is the HMAC of
+     * `<user id>:<nonce>`, so the published keys cannot be linked to user ids. Null for an entry made before 0018.
+     */
+    nonce: text('nonce'),
+    /** What the draw did with this entrant: WON, WAITLISTED, or NOT_ELIGIBLE (set by fair_draw(); null before it). */
+    outcome: text('outcome'),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('fair_entrants_user').on(t.userId)],
 )

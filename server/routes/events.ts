@@ -47,12 +47,13 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     compress: false,
     handler: async (request) => {
       const eventId = request.body.event_id
-      let outcome = await app.claimsRepository.claim(request.userId, eventId)
+      const nonce = request.body.draw_nonce ?? undefined
+      let outcome = await app.claimsRepository.claim(request.userId, eventId, nonce)
       // A fair opening whose window has closed but whose draw has not run yet: run it (or wait for the instance
       // running it), then claim what is left, first come, first served. Once drawn, a claim never answers this.
       for (let tries = 0; outcome.ok && outcome.value.kind === 'drawPending' && tries < 3; tries++) {
         await app.fairDraws.drawNow(eventId)
-        outcome = await app.claimsRepository.claim(request.userId, eventId)
+        outcome = await app.claimsRepository.claim(request.userId, eventId, nonce)
       }
       // Refusals are counted before valueOf() throws them as their HTTP answer.
       if (!outcome.ok) app.metrics.claim(outcome)

@@ -14,9 +14,14 @@ export function createDetailCalls(client: Client) {
       retrying(client, () =>
         post<Answer<'register'>>('/event/p/register-for-event' satisfies PathOf<'register'>, { event_id: eventId } satisfies Request<'register'>),
       ),
-    claimTicket: (eventId: number) =>
+    // The draw nonce (API.md Part 3): made here, once for the claim and its retries, and used by the server only if the
+    // claim enters a draw; a UUID's 32 lowercase hex digits (122 random bits), from the phone's CSPRNG.
+    claimTicket: (eventId: number, draw_nonce = crypto.randomUUID().replace(/-/g, '')) =>
       retrying(client, () =>
-        post<Answer<'claimTicket'>>('/event/p/claim-ticket' satisfies PathOf<'claimTicket'>, { event_id: eventId } satisfies Request<'claimTicket'>),
+        post<Answer<'claimTicket'>>(
+          '/event/p/claim-ticket' satisfies PathOf<'claimTicket'>,
+          { event_id: eventId, draw_nonce } satisfies Request<'claimTicket'>,
+        ),
       ),
     rate: (eventId: number, rating: number) =>
       post<Answer<'rate'>>('/event/p/rate' satisfies PathOf<'rate'>, { event_id: eventId, rating } satisfies Request<'rate'>),

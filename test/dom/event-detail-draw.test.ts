@@ -28,9 +28,13 @@ describe('a fair opening on the event page', () => {
       ...open,
       tickets_sold: 2,
       fair_start: { ...fair, seed: 'cd'.repeat(32), entrants: 3, keys: ['1', '2', '3'] },
-      Participant: participant({ ticket_collected: true, ticket_code: '1234567890123456', draw: { entered_at: DRAW_AT, result: 'WON', position: 1 } }),
+      Participant: participant({
+        ticket_collected: true,
+        ticket_code: '1234567890123456',
+        draw: { entered_at: DRAW_AT, result: 'WON', nonce: null, position: 1 },
+      }),
     }
-    const entered: EventDetail = { ...open, Participant: participant({ draw: { entered_at: NOW_ISO, result: 'PENDING', position: null } }) }
+    const entered: EventDetail = { ...open, Participant: participant({ draw: { entered_at: NOW_ISO, result: 'PENDING', nonce: null, position: null } }) }
     let state: 'open' | 'entered' | 'drawn' = 'open'
     const getEvent = vi.fn(async () => ({ open, entered, drawn: won })[state])
     const claimTicket = vi.fn(async () => {
@@ -55,11 +59,14 @@ describe('a fair opening on the event page', () => {
 
   it('a waitlisted entrant is told the position', async () => {
     const open = detail({ id: 52, state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 1, fair_start: fair, Participant: participant() })
-    const pending = { ...open, Participant: participant({ draw: { entered_at: DRAW_AT, result: 'PENDING', position: null } }) }
+    const pending = { ...open, Participant: participant({ draw: { entered_at: DRAW_AT, result: 'PENDING', nonce: null, position: null } }) }
     const lost: EventDetail = {
       ...open,
       tickets_sold: 1,
-      Participant: participant({ waitlist: { position: 4, offer_expires_at: null }, draw: { entered_at: DRAW_AT, result: 'WAITLISTED', position: 5 } }),
+      Participant: participant({
+        waitlist: { position: 4, offer_expires_at: null },
+        draw: { entered_at: DRAW_AT, result: 'WAITLISTED', nonce: null, position: 5 },
+      }),
     }
     let calls = 0
     const model = new EventDetailModel({ getEvent: async () => (++calls === 1 ? pending : lost), register: fail, claimTicket: fail, rate: fail })

@@ -62,13 +62,20 @@ test('a student enters the draw, the draw runs at its time, and the page shows t
   await expect(page.getByText('Ticket claimed!')).toBeVisible()
   expect(Date.now()).toBeGreaterThanOrEqual(drawAt)
 
+  // Issue 37 item 6 and issue 36 item 4: plain words first; the phone checks the draw for the student with their own
+  // id and nonce (no one else's key can be recomputed), the technical detail folded away.
   await page.getByRole('link', { name: 'How the draw works' }).click()
   await expect(page.getByRole('heading', { name: /^The draw for / })).toBeVisible()
+  await expect(page.getByText('the order is drawn by lot, not by who was fastest', { exact: false })).toBeVisible()
   const check = page.getByRole('status').filter({ hasText: 'Position' })
+  await expect(check).toContainText('The draw gave you a place.')
   await expect(check).toContainText('The seed matches the hash published before the opening.')
   await expect(check).toContainText('Position 1 of 1')
-  await page.getByLabel('User id').fill('999999')
-  await expect(page.getByRole('status').filter({ hasText: 'This key is not in the draw.' })).toBeVisible()
+  await expect(page.getByLabel('User id')).toHaveCount(0)
+  const detail = page.locator('details')
+  await expect(detail.getByText(/^\d+:[0-9a-f]{32}$/)).toBeHidden()
+  await detail.getByText('The technical detail').click()
+  await expect(detail.getByText(/^\d+:[0-9a-f]{32}$/)).toBeVisible()
 })
 
 test('the organiser on a phone sets the draw window in the editor and sees the entrants, then the result, on the event screen', async ({ browser }) => {

@@ -20,7 +20,13 @@ import { post } from './teams-fixtures.ts'
 
 type Student = Awaited<ReturnType<TestApp['student']>>
 
-const key = (seed: string, userId: number) => createHmac('sha256', seed).update(String(userId)).digest('hex')
+/** The draw nonce each test student's app sends (API.md Part 3): 32 hex digits, fixed per student here. */
+const nonceOf = (userId: number) => createHash('sha256').update(`nonce ${userId}`).digest('hex').slice(0, 32)
+/** A draw key as API.md Part 3 defines it since round four: HMAC-SHA256(seed, `<user id>:<nonce>`). */
+const key = (seed: string, userId: number) =>
+  createHmac('sha256', seed)
+    .update(`${userId}:${nonceOf(userId)}`)
+    .digest('hex')
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
 
 let serial = 0
@@ -89,7 +95,7 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
   }, 60_000)
   afterAll(() => t.close())
 
-  const claim = (eventId: number, s: Student) => post(t, 'claim-ticket', { event_id: eventId }, s.auth)
+  const claim = (eventId: number, s: Student) => post(t, 'claim-ticket', { event_id: eventId, draw_nonce: nonceOf(s.id) }, s.auth)
   const detail = async (eventId: number, s: Student) => (await post(t, `get/${eventId}`, {}, s.auth)).body.event
 
   it('window 0 is first come, first served exactly as before: a ticket at once, no fair_start, no entrants', async () => {
@@ -270,6 +276,71 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect((await detail(eventId, b1)).Participant).toMatchObject({ ticket_collected: false, waitlist: null })
   })
 
+  it('the published keys name nobody (issue 36 item 4): HMAC(seed, id) over every user id matches none; each entrant’s own key is HMAC(seed, id:nonce)', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 2, students: 6 })
+    await open(t, eventId)
+    for (const s of students) expect((await claim(eventId, s)).body.result).toBe('IN_DRAW')
+    await windowPassed(t, eventId)
+    await t.app.schedulerTick()
+    const e = (await post(t, `get/${eventId}`, { keys: true }, students[0].auth)).body.event
+    const published = new Set<string>(e.fair_start.keys)
+    expect(published.size).toBe(6)
+    // The red team's attack: every user id from 1 to past the last one, keyed as before round four.
+    const last = Math.max(...students.map((s) => s.id))
+    let linked = 0
+    for (let id = 1; id <= last + 50; id++) if (published.has(createHmac('sha256', e.fair_start.seed).update(String(id)).digest('hex'))) linked++
+    expect(linked).toBe(0)
+    // Each student, with their own nonce (shown to them alone), finds their key in the list.
+    for (const s of students) {
+      const mine = await detail(eventId, s)
+      expect(mine.Participant.draw.nonce).toBe(nonceOf(s.id))
+      expect(published.has(createHmac('sha256', mine.fair_start.seed).update(`${s.id}:${mine.Participant.draw.nonce}`).digest('hex'))).toBe(true)
+    }
+  })
+
+  it('a second entry keeps the first nonce; an entry without one gets one from the server; a malformed one is refused, nothing written', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 2, students: 3 })
+    await open(t, eventId)
+    const [first, bare, wrong] = students
+    expect((await claim(eventId, first)).body.result).toBe('IN_DRAW')
+    const again = await post(t, 'claim-ticket', { event_id: eventId, draw_nonce: 'f'.repeat(32) }, first.auth)
+    expect(again.body.result).toBe('IN_DRAW')
+    expect((await detail(eventId, first)).Participant.draw.nonce).toBe(nonceOf(first.id))
+    expect((await post(t, 'claim-ticket', { event_id: eventId }, bare.auth)).body.result).toBe('IN_DRAW')
+    const made = (await detail(eventId, bare)).Participant.draw.nonce
+    expect(made).toMatch(/^[0-9a-f]{32}$/)
+    for (const draw_nonce of ['A'.repeat(32), 'f'.repeat(31), 'f'.repeat(33), 42, 'g'.repeat(32)]) {
+      const refused = await post(t, 'claim-ticket', { event_id: eventId, draw_nonce }, wrong.auth)
+      expect(refused).toMatchObject({ status: 400, body: { error: true, message: 'draw_nonce must be 32 lowercase hex digits' } })
+    }
+    expect((await detail(eventId, wrong)).Participant.draw).toBeNull()
+  })
+
+  it('shows what the draw did (issue 36 item 8): an entrant made ineligible whose key sorts first is NOT_ELIGIBLE, not WON', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 1, students: 3 })
+    const seed = (await eventRow(t, eventId)).fairSeed!
+    const [gone, a, b] = students
+    // A nonce that puts the student who will leave first in the key order (before the last winner's key).
+    const keyOf = (id: number, nonce: string) => createHmac('sha256', seed).update(`${id}:${nonce}`).digest('hex')
+    const others = [keyOf(a.id, nonceOf(a.id)), keyOf(b.id, nonceOf(b.id))]
+    let nonce = ''
+    for (let i = 0; !nonce || others.some((k) => k <= keyOf(gone.id, nonce)); i++) nonce = createHash('sha256').update(`try ${i}`).digest('hex').slice(0, 32)
+    await open(t, eventId)
+    expect((await post(t, 'claim-ticket', { event_id: eventId, draw_nonce: nonce }, gone.auth)).body.result).toBe('IN_DRAW')
+    for (const s of [a, b]) expect((await claim(eventId, s)).body.result).toBe('IN_DRAW')
+    // Between entry and draw, `gone` gets a ticket another way (an organiser's hand, say): no longer eligible.
+    await t.database.db.execute(
+      sql`UPDATE participants SET ticket_collected = true, ticket_code = '9999000011112222', ticket_collected_at = now() WHERE event_id = ${eventId} AND user_id = ${gone.id}`,
+    )
+    await t.database.db.execute(sql`UPDATE events SET ticket_count = 2 WHERE id = ${eventId}`)
+    await windowPassed(t, eventId)
+    await t.app.schedulerTick()
+    const results = new Map<number, string>()
+    for (const s of students) results.set(s.id, (await detail(eventId, s)).Participant.draw.result)
+    expect(results.get(gone.id)).toBe('NOT_ELIGIBLE')
+    expect([results.get(a.id), results.get(b.id)].sort()).toEqual(['WAITLISTED', 'WON'])
+  })
+
   it('a push notification tells each entrant with a subscription the result', async () => {
     const { eventId, students } = await fairEvent(t, { tickets: 1, students: 2 })
     for (const [i, s] of students.entries())
@@ -434,7 +505,7 @@ describe.skipIf(!PG)('the draw with two instances on one PostgreSQL', () => {
       for (let round = 0; round < 5; round++) {
         const { eventId, students } = await fairEvent(t, { tickets: 20, students: 60 })
         await open(t, eventId)
-        await Promise.all(students.map((s) => post(t, 'claim-ticket', { event_id: eventId }, s.auth)))
+        await Promise.all(students.map((s) => post(t, 'claim-ticket', { event_id: eventId, draw_nonce: nonceOf(s.id) }, s.auth)))
         await windowPassed(t, eventId)
         // Both instances' ticks and a late claim on each, all at once.
         const late = await t.student()
@@ -444,7 +515,7 @@ describe.skipIf(!PG)('the draw with two instances on one PostgreSQL', () => {
           b.schedulerTick(),
           t.app.schedulerTick(),
           b.schedulerTick(),
-          post(t, 'claim-ticket', { event_id: eventId }, late.auth),
+          post(t, 'claim-ticket', { event_id: eventId, draw_nonce: nonceOf(late.id) }, late.auth),
         ])
         const draws = rowsOf(await t.database.db.execute(sql`SELECT entrants, winners, waitlisted FROM fair_draws WHERE event_id = ${eventId}`))
         expect(draws).toEqual([{ entrants: 60, winners: 20, waitlisted: 40 }])

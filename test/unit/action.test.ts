@@ -23,7 +23,12 @@ const registered = { Participant: { ticket_collected: false, team: null } }
 const collected = { Participant: { ticket_collected: true, team: null } }
 const inTeam = { Participant: { ticket_collected: false, team: { id: 3, name: 'Byte Me' } } }
 
-const drawn = (result: 'PENDING' | 'WON' | 'WAITLISTED') => ({ entered_at: '2026-11-21T12:30:00Z', result, position: result === 'PENDING' ? null : 3 })
+const drawn = (result: 'PENDING' | 'WON' | 'WAITLISTED') => ({
+  entered_at: '2026-11-21T12:30:00Z',
+  result,
+  nonce: null,
+  position: result === 'PENDING' ? null : 3,
+})
 const btn = (label: string, action: ActionButton['action'], disabled = false): ActionButton => ({ label, action, disabled })
 const off = (label: string) => btn(label, 'none', true)
 

@@ -12,9 +12,15 @@ describe('the draw key', () => {
     for (let i = 0; i < 20; i++) {
       const seed = randomBytes(32).toString('hex')
       const id = 1 + Math.floor(Math.random() * 1_000_000)
-      const expected = createHmac('sha256', Buffer.from(seed, 'utf8')).update(String(id), 'utf8').digest('hex')
-      expect(await drawKeyOf(seed, id)).toBe(expected)
-      expect(drawKey(seed, id)).toBe(expected)
+      const nonce = randomBytes(16).toString('hex')
+      // API.md Part 3 since round four: the message is `<decimal user id>:<nonce>`.
+      const expected = createHmac('sha256', Buffer.from(seed, 'utf8')).update(`${id}:${nonce}`, 'utf8').digest('hex')
+      expect(await drawKeyOf(seed, id, nonce)).toBe(expected)
+      expect(drawKey(seed, id, nonce)).toBe(expected)
+      // An entry made before nonces: the id alone, as before.
+      const old = createHmac('sha256', Buffer.from(seed, 'utf8')).update(String(id), 'utf8').digest('hex')
+      expect(await drawKeyOf(seed, id, null)).toBe(old)
+      expect(drawKey(seed, id, null)).toBe(old)
       expect(await seedHashOf(seed)).toBe(createHash('sha256').update(seed, 'utf8').digest('hex'))
       expect(seedHash(seed)).toBe(await seedHashOf(seed))
     }
@@ -24,12 +30,12 @@ describe('the draw key', () => {
     for (const seed of ['s', randomBytes(32).toString('hex'), 'x'.repeat(100)]) {
       const { ipad, opad } = hmacPads(seed)
       const inner = createHash('sha256')
-        .update(Buffer.concat([Buffer.from(ipad, 'hex'), Buffer.from('42')]))
+        .update(Buffer.concat([Buffer.from(ipad, 'hex'), Buffer.from(`42:${'ab'.repeat(16)}`)]))
         .digest()
       const outer = createHash('sha256')
         .update(Buffer.concat([Buffer.from(opad, 'hex'), inner]))
         .digest('hex')
-      expect(outer).toBe(drawKey(seed, 42))
+      expect(outer).toBe(drawKey(seed, 42, 'ab'.repeat(16)))
     }
   })
 
@@ -44,7 +50,7 @@ describe('the draw key', () => {
 describe('the draw step of the event page', () => {
   const now = Date.parse('2026-11-21T12:30:00Z')
   const drawAt = '2026-11-21T12:31:00Z' // 6:01 PM in Asia/Kolkata
-  const pending = { entered_at: '2026-11-21T12:30:10Z', result: 'PENDING' as const, position: null }
+  const pending = { entered_at: '2026-11-21T12:30:10Z', result: 'PENDING' as const, nonce: null, position: null }
   it('says when the result comes to a student in a pending draw, and nothing otherwise', () => {
     const event = { state: 'TICKET_OPEN', fair_start: { draw_at: drawAt }, Participant: { ticket_collected: false, draw: pending } }
     expect(drawStep(event, now)).toEqual({ at: Date.parse(drawAt), text: 'Results at 6:01 PM' })

@@ -10,8 +10,10 @@
 -- it answers draw_pending (the server runs the draw and claims again). The read before the lock only refuses early.
 -- The counter itself is moved by the participants triggers (participants_count_tickets); the CHECK
 -- events_tickets_within_count is the backstop.
--- Migrations: 0002, 0004, 0006, 0011, 0013 (the last holds this definition).
-CREATE OR REPLACE FUNCTION claim_tickets(p_event_id integer, p_user_ids integer[], p_codes text[]) RETURNS text[]
+-- The draw key is HMAC-SHA256(seed, '<user id>:<nonce>') (API.md Part 3): p_nonces[i] is the entrant's nonce, made by
+-- the app (or the server); a second entry keeps the first (ON CONFLICT DO NOTHING), so the key never changes.
+-- Migrations: 0002, 0004, 0006, 0011, 0013, 0018 (the last holds this definition).
+CREATE OR REPLACE FUNCTION claim_tickets(p_event_id integer, p_user_ids integer[], p_codes text[], p_nonces text[]) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
   ev record;
@@ -26,8 +28,8 @@ DECLARE
   pads bytea[];
   i integer;
 BEGIN
-  IF n <> coalesce(cardinality(p_codes), 0) THEN
-    RAISE EXCEPTION 'claim_tickets: % students but % codes', n, cardinality(p_codes);
+  IF n <> coalesce(cardinality(p_codes), 0) OR n <> coalesce(cardinality(p_nonces), 0) THEN
+    RAISE EXCEPTION 'claim_tickets: % students but % codes and % nonces', n, cardinality(p_codes), cardinality(p_nonces);
   END IF;
   SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.ticket_count, e.min_ppt, e.fair_draw_at, e.fair_drawn_at, e.fair_seed INTO ev
     FROM events e WHERE e.id = p_event_id;
@@ -43,10 +45,11 @@ BEGIN
       FOR SHARE;
     IF FOUND THEN
       pads := fair_pads(ev.fair_seed);
-      INSERT INTO fair_entrants (event_id, user_id, key)
-        SELECT p_event_id, p.user_id, encode(sha256(pads[2] || sha256(pads[1] || convert_to(p.user_id::text, 'UTF8'))), 'hex')
+      INSERT INTO fair_entrants (event_id, user_id, key, nonce)
+        SELECT p_event_id, p.user_id, encode(sha256(pads[2] || sha256(pads[1] || convert_to(p.user_id::text || ':' || c.nonce, 'UTF8'))), 'hex'), c.nonce
           FROM participants p
-          WHERE p.event_id = p_event_id AND p.user_id = ANY (p_user_ids) AND NOT p.ticket_collected
+          JOIN unnest(p_user_ids, p_nonces) AS c(user_id, nonce) ON c.user_id = p.user_id
+          WHERE p.event_id = p_event_id AND NOT p.ticket_collected
             AND (ev.min_ppt <= 1 OR p.team_id IS NULL OR (SELECT count(*) FROM participants m WHERE m.team_id = p.team_id) >= ev.min_ppt)
         ON CONFLICT DO NOTHING;
       SELECT array_agg(CASE WHEN p.user_id IS NULL THEN 'not_registered'

@@ -4,8 +4,10 @@
 -- (codes from the server's CSPRNG, tickets_sold moved once), the other eligible ones join the waitlist in key order,
 -- push rows for those with a subscription, and the published record (every entrant's key) in fair_draws. Runs only
 -- for a due, undrawn TICKET_OPEN event, whose row it locks; fair_drawn_at set here makes a second call find nothing.
--- Answers {entrants, winners, waitlisted}, or NULL.
--- Migrations: 0011, 0013 (the last holds this definition).
+-- Answers {entrants, winners, waitlisted}, or NULL. Each entrant's outcome (WON, WAITLISTED, NOT_ELIGIBLE) is kept in
+-- fair_entrants.outcome; a key is HMAC-SHA256(seed, '<user id>:<nonce>'), or of the user id alone for an entry older
+-- than the nonce (computed here only for an entry whose key was not kept at entry).
+-- Migrations: 0011, 0013, 0018 (the last holds this definition).
 CREATE OR REPLACE FUNCTION fair_draw(p_event_id integer, p_ipad bytea, p_opad bytea, p_codes text[]) RETURNS integer[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -30,7 +32,7 @@ BEGIN
       WHERE ev.min_ppt > 1 AND m.event_id = p_event_id AND m.team_id IS NOT NULL GROUP BY m.team_id
   ), keyed AS MATERIALIZED (
     SELECT f.user_id,
-           coalesce(f.key, encode(sha256(p_opad || sha256(p_ipad || convert_to(f.user_id::text, 'UTF8'))), 'hex')) COLLATE "C" AS key,
+           coalesce(f.key, encode(sha256(p_opad || sha256(p_ipad || convert_to(f.user_id::text || coalesce(':' || f.nonce, ''), 'UTF8'))), 'hex')) COLLATE "C" AS key,
            (p.user_id IS NOT NULL AND NOT p.ticket_collected
              AND (ev.min_ppt <= 1 OR p.team_id IS NULL OR coalesce(s.members, 0) >= ev.min_ppt)) AS eligible
       FROM fair_entrants f
@@ -63,6 +65,13 @@ BEGIN
             FROM queued q
         ) r
         WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = r.user_id)
+      RETURNING 1
+  ), marked AS (
+    -- What the draw did with each entrant, as the student's entry shows it (issue 36 item 8): placed entrants won or
+    -- wait, the others were not eligible at the draw (no registration, a ticket already, a team below min_ppt).
+    UPDATE fair_entrants f SET outcome = CASE WHEN pl.place IS NULL THEN 'NOT_ELIGIBLE' WHEN pl.place <= free THEN 'WON' ELSE 'WAITLISTED' END
+      FROM sorted s LEFT JOIN placed pl ON pl.user_id = s.user_id
+      WHERE f.event_id = p_event_id AND f.user_id = s.user_id
       RETURNING 1
   ), kept AS (
     INSERT INTO fair_draws (event_id, seed, entrants, winners, waitlisted, last_winner_key, keys)
