@@ -150,7 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(database, { database: options.database })
   for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
   // The embedded database on disk: `npm run cli -- backup` while this server runs (plugins/control.ts).
-  await app.register(control, { database: options.database, uploadsDir: uploadsDirOf(config) })
+  await app.register(control, { database: options.database, uploadsDir: uploadsDirOf(config), passphrase: config.backupPassphrase })
   await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })

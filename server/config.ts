@@ -51,6 +51,8 @@ export interface Config {
    * requires; METRICS_PORT, a port of their own (on HOST) where /metrics answers without a token.
    */
   metrics: { token?: string; port?: number }
+  /** BACKUP_PASSPHRASE: seals the embedded database's backups (AES-256-GCM; server/backup/sealed.ts); restore needs it. */
+  backupPassphrase?: string
 }
 
 function graceSeconds(raw: string | undefined): number | undefined {
@@ -184,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     pushEndpoints,
     metrics: { token: metricsToken(env.METRICS_TOKEN), port: metricsPort(env.METRICS_PORT, port) },
+    backupPassphrase: env.BACKUP_PASSPHRASE || undefined,
   }
 }
 

@@ -99,7 +99,7 @@ export async function loadSecret(configured: string | undefined, dataDir: string
     return new TextEncoder().encode((await readFile(file, 'utf8')).trim())
   } catch {
     const secret = randomBytes(48).toString('base64url')
-    await mkdir(dataDir, { recursive: true })
+    await mkdir(dataDir, { recursive: true, mode: 0o700 })
     await writeFile(file, secret, { mode: 0o600 })
     return new TextEncoder().encode(secret)
   }

@@ -6,16 +6,19 @@
 // pg_dump instead (docs/deployment.md "Backups"). Written by the running server (plugins/control.ts, for
 // `npm run cli -- backup` while it runs) or by the command line itself when no server holds the folder.
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { createWriteStream, existsSync } from 'node:fs'
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import { pipeline } from 'node:stream/promises'
 import * as tar from 'tar'
 import { LOCK_FILE } from '../db/data-dir-lock.ts'
+import { keepPrivate } from '../db/data-dir-private.ts'
 import { type Database, openDatabase, unpackDataDir } from '../db/index.ts'
 import { LATEST_MIGRATION, tableRowCounts } from '../db/ops.ts'
 import { rowsOf } from '../db/outcomes.ts'
 import { sql } from 'drizzle-orm'
+import { isSealed, SealBroken, sealing, unseal } from './sealed.ts'
 
 export const BACKUP_FORMAT = 'campus-events-backup'
 export const BACKUP_VERSION = 1
@@ -60,9 +63,14 @@ async function filesIn(dir: string): Promise<{ files: number; bytes: number }> {
 
 /**
  * Writes a backup of `database` (PGlite, on disk) and the images in `uploadsDir` to `file` (a tar archive), through
- * a temporary file renamed at the end, so `file` is never half written. Answers the manifest.
+ * a temporary file renamed at the end, so `file` is never half written. The file is 0600 whatever the umask (it holds
+ * the JWT secret and the VAPID keys: issue 36 item 1), and sealed with `passphrase` when one is given
+ * (BACKUP_PASSPHRASE: server/backup/sealed.ts). Answers the manifest.
  */
-export async function writeBackup(database: Database, { uploadsDir, file }: { uploadsDir: string; file: string }): Promise<BackupManifest> {
+export async function writeBackup(
+  database: Database,
+  { uploadsDir, file, passphrase }: { uploadsDir: string; file: string; passphrase?: string },
+): Promise<BackupManifest> {
   if (!database.dumpDataDir || !database.dataDir)
     throw new BackupError('Only the embedded database in a data folder is backed up this way; PostgreSQL: pg_dump (docs/deployment.md "Backups").')
   const staging = await mkdtemp(join(tmpdir(), 'campus-backup-'))
@@ -87,7 +95,12 @@ export async function writeBackup(database: Database, { uploadsDir, file }: { up
     await writeFile(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     await mkdir(dirname(resolve(file)), { recursive: true })
     const partial = `${file}.partial`
-    await tar.create({ file: partial, cwd: staging, follow: true, portable: true }, [MANIFEST_FILE, DATABASE_FILE, ...(withUploads ? ['uploads'] : [])])
+    // A partial file left by a crash may have other permissions: the new one is created 0600.
+    await rm(partial, { force: true })
+    const archive = tar.create({ cwd: staging, follow: true, portable: true }, [MANIFEST_FILE, DATABASE_FILE, ...(withUploads ? ['uploads'] : [])])
+    const out = createWriteStream(partial, { mode: 0o600 })
+    await (passphrase ? pipeline(archive, await sealing(passphrase), out) : pipeline(archive, out))
+    await chmod(partial, 0o600)
     await rename(partial, file)
     return manifest
   } finally {
@@ -95,8 +108,17 @@ export async function writeBackup(database: Database, { uploadsDir, file }: { up
   }
 }
 
-/** Reads the manifest of a backup file without unpacking the rest. */
-export async function readManifest(file: string): Promise<BackupManifest> {
+/** Reads the manifest of a backup file without unpacking the rest (a sealed one is opened into a temporary file first). */
+export async function readManifest(file: string, passphrase?: string): Promise<BackupManifest> {
+  const opened = await openedBackup(file, passphrase)
+  try {
+    return await manifestOf(opened.file)
+  } finally {
+    await opened.done()
+  }
+}
+
+async function manifestOf(file: string): Promise<BackupManifest> {
   let text = ''
   await tar.list({
     file,
@@ -140,17 +162,26 @@ const isEmptyOrMissing = async (dir: string) => (await readdir(dir).catch(() => 
  * Restores `file` into `dataDir`, which must be new (missing or empty), with the images into `uploadsDir`; then opens
  * the database (migrating it to this release) and checks each table's row count against the backup's manifest.
  */
-export async function restoreBackup(file: string, { dataDir, uploadsDir }: { dataDir: string; uploadsDir: string }): Promise<RestoreResult> {
+export async function restoreBackup(
+  file: string,
+  { dataDir, uploadsDir, passphrase }: { dataDir: string; uploadsDir: string; passphrase?: string },
+): Promise<RestoreResult> {
   if (!existsSync(file)) throw new BackupError(`${file}: no such file.`)
   if (!(await isEmptyOrMissing(dataDir)))
     throw new BackupError(
       `${dataDir} is not empty: a restore writes a new data folder and never over one in use. Choose a new folder (--data-dir), then point DATA_DIR at it.`,
     )
+  const opened = await openedBackup(file, passphrase)
   const staging = await mkdtemp(join(tmpdir(), 'campus-restore-'))
   try {
     // Only files and folders are taken from the archive (node-tar keeps every path inside `staging`).
     await tar
-      .extract({ file, cwd: staging, strict: true, filter: (_path, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory') })
+      .extract({
+        file: opened.file,
+        cwd: staging,
+        strict: true,
+        filter: (_path, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory'),
+      })
       .catch((err) => {
         throw new BackupError(`${file} cannot be read as a backup: ${(err as Error).message}`)
       })
@@ -173,6 +204,8 @@ export async function restoreBackup(file: string, { dataDir, uploadsDir }: { dat
       await cp(defaultUploads, uploadsDir, { recursive: true, force: false })
       await rm(defaultUploads, { recursive: true, force: true })
     }
+    // The new folder private before it is opened (issue 36 item 1): its jwt-secret and vapid.json came with the dump.
+    keepPrivate(dataDir)
     const database = await openDatabase({ dataDir })
     let restored: Record<string, number>
     try {
@@ -197,5 +230,26 @@ export async function restoreBackup(file: string, { dataDir, uploadsDir }: { dat
     }
   } finally {
     await rm(staging, { recursive: true, force: true })
+    await opened.done()
   }
+}
+
+/**
+ * The backup as a plain tar: the file itself, or, sealed, opened with the passphrase into a private temporary file
+ * (removed by `done`). Refused in words an operator acts on: no passphrase for a sealed file, or the wrong one.
+ */
+async function openedBackup(file: string, passphrase: string | undefined): Promise<{ file: string; done(): Promise<void> }> {
+  if (!existsSync(file)) throw new BackupError(`${file}: no such file.`)
+  if (!(await isSealed(file))) return { file, done: async () => {} }
+  if (!passphrase) throw new BackupError(`${file} is sealed with a passphrase: set BACKUP_PASSPHRASE to the one it was written with.`)
+  const dir = await mkdtemp(join(tmpdir(), 'campus-unseal-'))
+  const done = () => rm(dir, { recursive: true, force: true })
+  try {
+    await unseal(file, join(dir, 'backup.tar'), passphrase)
+  } catch (err) {
+    await done()
+    if (err instanceof SealBroken) throw new BackupError(`The passphrase (BACKUP_PASSPHRASE) does not open ${file}, or the file was changed: nothing restored.`)
+    throw err
+  }
+  return { file: join(dir, 'backup.tar'), done }
 }

@@ -55,7 +55,9 @@ async function fromRunningServer(dataDir: string, file: string): Promise<BackupM
         }
         const manifest = JSON.parse(Buffer.from(String(res.headers['x-backup-manifest'] ?? ''), 'base64url').toString('utf8')) as BackupManifest
         mkdir(dirname(resolve(file)), { recursive: true })
-          .then(() => pipeline(res, createWriteStream(partial)))
+          // 0600 whatever the umask (issue 36 item 1): the backup holds the JWT secret and the VAPID keys.
+          .then(() => rm(partial, { force: true }))
+          .then(() => pipeline(res, createWriteStream(partial, { mode: 0o600 })))
           .then(() => rename(partial, file))
           .then(() => resolvePromise(manifest))
           .catch(async (err) => {
@@ -85,7 +87,7 @@ export async function backupCommand(args: string[], config: Config): Promise<str
     throw err
   }
   try {
-    const manifest = await writeBackup(database, { uploadsDir: uploadsDirOf(config), file })
+    const manifest = await writeBackup(database, { uploadsDir: uploadsDirOf(config), file, passphrase: config.backupPassphrase })
     return JSON.stringify(summary(file, manifest, 'the command line (no server was running)'), null, 2)
   } finally {
     await database.close()
@@ -109,7 +111,7 @@ export async function restoreCommand(args: string[], config: Config): Promise<st
   if (rest.length !== 1) throw new CliError('Usage: npm run cli -- restore <file> [--data-dir <new folder>] [--uploads-dir <folder>]')
   if (config.databaseUrl) throw new CliError(POSTGRES_BACKUP)
   try {
-    return JSON.stringify(await restoreBackup(rest[0], { dataDir, uploadsDir }), null, 2)
+    return JSON.stringify(await restoreBackup(rest[0], { dataDir, uploadsDir, passphrase: config.backupPassphrase }), null, 2)
   } catch (err) {
     if (err instanceof BackupError) throw new CliError(err.message)
     throw err

@@ -5,6 +5,7 @@
 // taken over, so a crash never blocks the next start.
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { keepPrivate } from './data-dir-private.ts'
 
 export const LOCK_FILE = 'campus-events.lock'
 
@@ -50,7 +51,8 @@ export function lockHolder(dataDir: string): { pid: number; startedAt?: string; 
 
 /** Takes the lock of `dataDir` for this process; answers the release (also run at exit). */
 export function lockDataDir(dataDir: string, command = process.argv.slice(1).join(' ').slice(0, 200)): () => void {
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  keepPrivate(dataDir)
   const file = join(dataDir, LOCK_FILE)
   const me = { pid: process.pid, startedAt: new Date().toISOString(), command }
   for (let attempt = 0; attempt < 3; attempt++) {

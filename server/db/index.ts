@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
 import { lockDataDir } from './data-dir-lock.ts'
+import { keepPrivate } from './data-dir-private.ts'
 import { tableRowCounts } from './ops.ts'
 
 export type Schema = typeof schema
@@ -83,10 +84,11 @@ export function unpackDataDir(tarGz: string, dir: string): void {
     const path = resolve(root, `./${name.replace(/^\/+/, '')}`)
     if (!Number.isFinite(size) || (path !== root && !path.startsWith(root + sep))) throw new Error(`the prepared database has a bad entry: ${name}`)
     at += 512
-    if (type === '5') mkdirSync(path, { recursive: true })
+    // Private whatever the umask (issue 36 item 1): the folder holds the JWT secret and the VAPID keys.
+    if (type === '5') mkdirSync(path, { recursive: true, mode: 0o700 })
     else if (type === '0') {
-      mkdirSync(dirname(path), { recursive: true })
-      writeFileSync(path, tar.subarray(at, at + size))
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+      writeFileSync(path, tar.subarray(at, at + size), { mode: 0o600 })
     } else throw new Error(`the prepared database has an entry of type ${type}: ${name}`)
     at += Math.ceil(size / 512) * 512
   }
@@ -135,6 +137,8 @@ export async function openDatabase(options: { url?: string; dataDir?: string; ma
       : new PGlite({ startParams, ...(options.from && { loadDataDir: options.from }) })
     const db = drizzle(client, { schema })
     await migrate(db, { migrationsFolder })
+    // The files PGlite made under the process's umask, private too (issue 36 item 1); later ones are behind the 0700 folder.
+    if (options.dataDir) keepPrivate(options.dataDir)
     return {
       db: db as unknown as Db,
       kind: 'pglite',

@@ -38,7 +38,7 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
 
 export const control = fp(
-  async (app, { database, uploadsDir }: { database: Database; uploadsDir: string }) => {
+  async (app, { database, uploadsDir, passphrase }: { database: Database; uploadsDir: string; passphrase?: string }) => {
     const dataDir = database.dataDir
     if (!dataDir || !database.dumpDataDir) return
     const token = randomBytes(32).toString('base64url')
@@ -54,7 +54,7 @@ export const control = fp(
       const dir = await mkdtemp(join(tmpdir(), 'campus-backup-out-'))
       const file = join(dir, 'backup.tar')
       try {
-        const manifest = await writeBackup(database, { uploadsDir, file })
+        const manifest = await writeBackup(database, { uploadsDir, file, passphrase })
         app.log.info({ tables: manifest.tables, images: manifest.uploads.files }, 'backup written for the command line')
         const { size } = await stat(file)
         res.writeHead(200, {

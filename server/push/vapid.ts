@@ -27,7 +27,7 @@ export function loadVapid(config: Config): Vapid {
     if (keys.publicKey && keys.privateKey) return { ...keys, subject }
   } catch {}
   const keys = generateVapidKeys()
-  mkdirSync(config.dataDir, { recursive: true })
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   writeFileSync(file, JSON.stringify(keys), { mode: 0o600 })
   return { ...keys, subject }
 }
