@@ -82,9 +82,16 @@ module.exports = {
       to: { path: '^server/' },
     },
     {
-      name: 'no-circular-app',
+      name: 'sql-lives-in-db',
+      comment: 'the repository layer owns every statement (CONVENTIONS.md): outside server/db/, no Drizzle but its types.',
       severity: 'error',
-      from: { path: '^(src|contract)/' },
+      from: { path: '^server/', pathNot: '^server/db/' },
+      to: { path: '(^|/)drizzle-orm(/|$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^(src|contract|server)/' },
       to: { circular: true },
     },
   ],

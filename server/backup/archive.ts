@@ -15,9 +15,7 @@ import * as tar from 'tar'
 import { LOCK_FILE } from '../db/data-dir-lock.ts'
 import { keepPrivate } from '../db/data-dir-private.ts'
 import { type Database, openDatabase, unpackDataDir } from '../db/index.ts'
-import { LATEST_MIGRATION, tableRowCounts } from '../db/ops.ts'
-import { rowsOf } from '../db/outcomes.ts'
-import { sql } from 'drizzle-orm'
+import { databaseRowCounts, LATEST_MIGRATION } from '../db/ops.ts'
 import { isSealed, SealBroken, sealing, unseal } from './sealed.ts'
 
 export const BACKUP_FORMAT = 'campus-events-backup'
@@ -209,7 +207,7 @@ export async function restoreBackup(
     const database = await openDatabase({ dataDir })
     let restored: Record<string, number>
     try {
-      restored = await tableRowCounts(async (text) => rowsOf(await database.db.execute(sql.raw(text))) as Record<string, unknown>[])
+      restored = await databaseRowCounts(database.db)
     } finally {
       await database.close()
     }

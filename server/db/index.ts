@@ -9,7 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { keepPrivate } from './data-dir-private.ts'
-import { tableRowCounts } from './ops.ts'
+import { tableRowCounts } from './row-counts.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
 import type { Database, Db } from './index.ts'
 import { rowsOf } from './outcomes.ts'
+import { tableRowCounts } from './row-counts.ts'
 
 /**
  * The newest migration this release carries: Drizzle records each applied migration's `when` (from the journal) as
@@ -62,15 +63,5 @@ export function opsRepository(db: Db, database: Pick<Database, 'kind' | 'applica
 
 export type OpsRepository = ReturnType<typeof opsRepository>
 
-/** Runs one SQL text and answers its rows (each driver's own call: a backup counts inside PGlite's transaction). */
-export type RunSql = (text: string) => Promise<Record<string, unknown>[]>
-
-/** The row count of every table of the app (schema public), in two statements. */
-export async function tableRowCounts(run: RunSql): Promise<Record<string, number>> {
-  const tables = (
-    await run(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)
-  ).map((r) => String(r.t))
-  if (tables.length === 0) return {}
-  const counts = await run(tables.map((t) => `SELECT '${t.replace(/'/g, "''")}' AS t, count(*) AS n FROM "${t.replace(/"/g, '""')}"`).join(' UNION ALL '))
-  return Object.fromEntries(counts.map((r) => [String(r.t), Number(r.n)]).sort(([a], [b]) => String(a).localeCompare(String(b))))
-}
+/** Every table's row count through Drizzle on an open database (a restore's check against its backup's manifest). */
+export const databaseRowCounts = (db: Db) => tableRowCounts(async (text) => rowsOf(await db.execute(sql.raw(text))) as Record<string, unknown>[])

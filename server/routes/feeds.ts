@@ -11,6 +11,7 @@ import { feedSecrets, normalCode, printedCode } from '../feeds/secrets.ts'
 import type { Certificate } from '../db/feeds.ts'
 import { notFound } from '../errors.ts'
 import { declared } from './declare.ts'
+import { escapeHtml, verifyDocument } from './verify-document.ts'
 import { verifiedPointsAnswer } from './verify-points.ts'
 import { valueOf } from './outcomes.ts'
 
@@ -117,8 +118,6 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
   })
 }
 
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
 /**
  * The public page: plain HTML (no script, no inline style, so the server's CSP holds), readable on a phone. The
  * texts people chose (name, event, council) are isolated in <bdi>: a right-to-left override in a name (U+202E)
@@ -138,24 +137,4 @@ function verifyPage(c: Certificate | null): string {
     : `<h1>Unknown certificate</h1>
 <p>No certificate has this verification code. Check the code printed at the bottom of the certificate and try again.</p>`
   return verifyDocument(c ? 'Certificate verified' : 'Unknown certificate', body)
-}
-
-/** The /verify page's document around its body, for every kind of code (certificates, transcript entries). */
-export function verifyDocument(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="robots" content="noindex">
-<title>${title} · CSI Events</title>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`
 }

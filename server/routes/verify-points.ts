@@ -7,7 +7,7 @@ import type { VerifiedPoints } from '../db/points.ts'
 import { certificateDate } from '../feeds/certificate-pdf.ts'
 import { printedCode } from '../feeds/secrets.ts'
 import { KIND_LABELS } from '../feeds/transcript-pdf.ts'
-import { escapeHtml, verifyDocument } from './feeds.ts'
+import { escapeHtml, verifyDocument } from './verify-document.ts'
 
 export function verifiedPointsAnswer(accept: string, reply: FastifyReply, p: VerifiedPoints, chapter: string) {
   reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')

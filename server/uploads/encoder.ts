@@ -5,12 +5,21 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { getPriority, setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { Encoded } from './images.ts'
 
 /** The encoder's nice value above the server's: 10 more gets about a tenth of a contended core against it. */
 export const ENCODER_NICE = 10
 
 export type EncoderRequest = { id: number; op: 'pixels' | 'encode'; buffer: Uint8Array }
+/** An upload re-encoded: the details' and the card's WebP, and their sizes. */
+export interface Encoded {
+  details: Buffer
+  card: Buffer
+  width: number
+  height: number
+  cardWidth: number
+  cardHeight: number
+}
+
 export type EncoderAnswer = { id: number; ok: true; pixels?: number | null; encoded?: Encoded } | { id: number; ok: false; message: string }
 
 let child: ChildProcess | undefined

@@ -26,17 +26,9 @@ export function sniff(buffer: Buffer): ImageKind | null {
   return null
 }
 
-export interface Encoded {
-  details: Buffer
-  card: Buffer
-  width: number
-  height: number
-  cardWidth: number
-  cardHeight: number
-}
-
 // Reading the header and re-encoding happen in the encoder's own, niced process (./encoder.ts).
-export { encode, pixelsOf } from './encoder.ts'
+export { type Encoded, encode, pixelsOf } from './encoder.ts'
+import type { Encoded } from './encoder.ts'
 
 /** The stored files' names: `<name>.webp` (details) and `<name>-card.webp` (card). */
 export const UPLOAD_NAME = /^[0-9a-f]{32}(-card)?\.webp$/

@@ -61,12 +61,28 @@ describe('npm run lint refuses the arrows docs/architecture.md forbids', () => {
     expect(out).toMatch(/domain-knows-no-http: server\/teams\/limiter\.ts → server\/errors\.ts/)
   }, 60_000)
 
-  it('the allowed arrows pass: a component taking a store’s type only, domain code throwing its own error', async () => {
+  it('SQL outside server/db/ (issue 36 item 10) and a circle between two server files (issue 38 item 5): each named', async () => {
+    const { code, out } = await cruise({
+      'node_modules/drizzle-orm/package.json': '{"name":"drizzle-orm","main":"index.js"}',
+      'node_modules/drizzle-orm/index.js': 'export const sql = () => ""\n',
+      'server/backup/archive.ts': 'import { sql } from "drizzle-orm"\nexport const count = () => sql()\n',
+      'server/routes/feeds.ts': 'import { points } from "./verify-points.ts"\nexport const page = () => points\n',
+      'server/routes/verify-points.ts': 'import { page } from "./feeds.ts"\nexport const points = 1\nexport const both = () => page()\n',
+    })
+    expect(code).not.toBe(0)
+    expect(out).toMatch(/sql-lives-in-db: server\/backup\/archive\.ts → node_modules\/drizzle-orm\/index\.js/)
+    expect(out).toMatch(/no-circular: server\/routes\/(feeds|verify-points)\.ts →/)
+  }, 60_000)
+
+  it('the allowed arrows pass: a component taking a store’s type only, domain code throwing its own error, SQL in server/db', async () => {
     const { code, out } = await cruise({
       'src/components/badge/index.tsx':
         'import type { Session } from "../../stores/session.ts"\nexport const Badge = (p: { session: Session }) => p.session.name\n',
       'src/pages/shell/layout.tsx': 'import { session } from "../../stores/session.ts"\nexport const Layout = () => session.name\n',
       'server/teams/limiter.ts': 'import { AttemptsUnavailable } from "../db/attempts.ts"\nexport const fail = () => new AttemptsUnavailable()\n',
+      'node_modules/drizzle-orm/package.json': '{"name":"drizzle-orm","main":"index.js"}',
+      'node_modules/drizzle-orm/index.js': 'export const sql = () => ""\n',
+      'server/db/ops.ts': 'import { sql } from "drizzle-orm"\nexport const count = () => sql()\n',
     })
     expect(out).toContain('no dependency violations found')
     expect(code).toBe(0)
