@@ -240,7 +240,7 @@ export const participants = pgTable(
     checkedInGate: text('checked_in_gate'),
     /** Answers to the event's registration questions, by question id. */
     answers: jsonb('answers').$type<Record<string, string>>().notNull().default({}),
-    /** How often the place this student holds changed hands (migration 0015, issue 25): it moves with the place, at most 2. */
+    /** How often the ticket this student holds changed hands (migration 0015, issue 25): it moves with the ticket, at most 2; 0 without a ticket (issue 36 item 7). */
     ticketTransfers: smallint('ticket_transfers').notNull().default(0),
     /** The secret of the ticket's time code (migration 0016, issue 25): 40 hex digits, new with every ticket code (a trigger). */
     ticketSecret: text('ticket_secret'),
@@ -261,6 +261,8 @@ export const participants = pgTable(
       sql`(${t.ticketCollected} AND ${t.ticketCode} IS NOT NULL) OR (NOT ${t.ticketCollected} AND ${t.ticketCode} IS NULL)`,
     ),
     check('participants_ticket_has_secret', sql`(${t.ticketCode} IS NULL) = (${t.ticketSecret} IS NULL)`),
+    // The transfer count belongs to a ticket (issue 36 item 7): a student without one has none to carry to the next.
+    check('participants_transfers_with_ticket', sql`${t.ticketCollected} OR ${t.ticketTransfers} = 0`),
   ],
 )
 

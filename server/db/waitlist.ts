@@ -80,7 +80,7 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
           if (ev.state !== 'TICKET_OPEN' || !ev.is_ticket_feature_enabled) throw new Refused('releaseClosed')
           const released = rowsOf(
             await tx.execute(sql`
-              UPDATE participants p SET ticket_collected = false, ticket_code = NULL, ticket_collected_at = NULL
+              UPDATE participants p SET ticket_collected = false, ticket_code = NULL, ticket_collected_at = NULL, ticket_transfers = 0
                 FROM (SELECT id, ticket_code FROM participants
                         WHERE event_id = ${eventId} AND user_id = ${userId} AND ticket_collected AND checked_in_at IS NULL FOR UPDATE) old
                 WHERE p.id = old.id

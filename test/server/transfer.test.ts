@@ -148,6 +148,32 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
     expect((await transfer(w3.eventId, w3.people[0], w3.registered)).status).toBe(200)
   })
 
+  it('the count belongs to a ticket (issue 36 item 7): after s0 → s10 → s11 and a give-back, s11’s fresh claim can be transferred', async () => {
+    const w = await doorWorld(t, { state: 'TICKET_OPEN' })
+    const [s0] = w.people
+    const s10 = w.registered
+    const s11 = await t.student({ name: 'Eleven' })
+    const s12 = await t.student({ name: 'Twelve' })
+    await t.database.db.insert(schema.participants).values([
+      { eventId: w.eventId, userId: s11.id },
+      { eventId: w.eventId, userId: s12.id },
+    ])
+    expect((await transfer(w.eventId, s0, s10)).status).toBe(200)
+    expect((await transfer(w.eventId, s10, s11)).body.transfers_left).toBe(0)
+    expect((await post(t, 'release-ticket', { event_id: w.eventId }, s11.auth)).status).toBe(200)
+    expect((await holding(w.eventId, s11)).ticketTransfers).toBe(0)
+    expect((await post(t, 'claim-ticket', { event_id: w.eventId }, s11.auth)).body.result).toBe('CLAIMED')
+    const again = await transfer(w.eventId, s11, s12)
+    expect(again).toMatchObject({ status: 200, body: { transfers_left: 1 } })
+    // A student without a ticket carries no count, whatever path took it: the database refuses one.
+    await post(t, 'release-ticket', { event_id: w.eventId }, s12.auth)
+    const refused = await t.database.db.execute(sql`UPDATE participants SET ticket_transfers = 1 WHERE event_id = ${w.eventId} AND user_id = ${s12.id}`).then(
+      () => null,
+      (err: { cause?: { message?: string } }) => err.cause?.message ?? String(err),
+    )
+    expect(refused).toMatch(/participants_transfers_with_ticket/)
+  })
+
   it('the organiser sets the cut-off through the event’s save (0 to 10,080 minutes, or null), audited with the event', async () => {
     const w = await doorWorld(t, { state: 'TICKET_OPEN' })
     const save = async (body: unknown) => {
