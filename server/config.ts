@@ -51,6 +51,11 @@ export interface Config {
    * requires; METRICS_PORT, a port of their own (on HOST) where /metrics answers without a token.
    */
   metrics: { token?: string; port?: number }
+  /**
+   * ADMIN_EMAILS (issue 37 item 4): accounts signing in with one of these e-mails (compared without case) become
+   * admins at sign-in, so a fresh deployment's first admin needs no command line and no restart.
+   */
+  adminEmails: string[]
   /** BACKUP_PASSPHRASE: seals the embedded database's backups (AES-256-GCM; server/backup/sealed.ts); restore needs it. */
   backupPassphrase?: string
 }
@@ -187,6 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushEndpoints,
     metrics: { token: metricsToken(env.METRICS_TOKEN), port: metricsPort(env.METRICS_PORT, port) },
     backupPassphrase: env.BACKUP_PASSPHRASE || undefined,
+    adminEmails: (env.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
   }
 }
 

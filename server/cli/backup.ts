@@ -72,6 +72,42 @@ async function fromRunningServer(dataDir: string, file: string): Promise<BackupM
   })
 }
 
+/**
+ * Runs an operator command in the running server (issue 37 item 4), which holds the embedded database: what it
+ * prints, or null when no server answers at the address in the data folder (the command then opens the folder).
+ */
+export async function commandInRunningServer(dataDir: string, argv: string[]): Promise<string | null> {
+  const address = await readControlFile(dataDir)
+  if (!address) return null
+  const body = JSON.stringify({ argv })
+  return new Promise((resolvePromise, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: address.port,
+        path: '/command',
+        method: 'POST',
+        headers: { authorization: `Bearer ${address.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (d) => (text += d))
+        res.on('end', () => {
+          let answer: { output?: string; message?: string } = {}
+          try {
+            answer = JSON.parse(text)
+          } catch {}
+          if (res.statusCode === 200 && typeof answer.output === 'string') resolvePromise(answer.output)
+          else reject(new CliError(answer.message ?? `The running server (pid ${address.pid}) answered ${res.statusCode}.`))
+        })
+      },
+    )
+    req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? resolvePromise(null) : reject(err)))
+    req.end(body)
+  })
+}
+
 export async function backupCommand(args: string[], config: Config): Promise<string> {
   if (args.length !== 1 || args[0].startsWith('-')) throw new CliError('Usage: npm run cli -- backup <file>')
   if (config.databaseUrl) throw new CliError(POSTGRES_BACKUP)

@@ -29,8 +29,8 @@ export const USAGE = `Usage: npm run cli -- <command>
   restore <file> [--data-dir <new folder>] [--uploads-dir <folder>]
                                  a backup into a NEW data folder (default DATA_DIR, which must then be empty),
                                  checked table by table; then start the server on that folder
-Works on DATABASE_URL, or on the embedded database in DATA_DIR (default ./data): stop the server first
-in that case (but for backup), as the embedded database must not be opened by two processes at once.`
+Works on DATABASE_URL, or on the embedded database in DATA_DIR (default ./data): while a server runs on that
+folder, the server runs the command (the embedded database has one writer); otherwise the command opens it.`
 
 /** A mistake of the operator: printed as is, without a stack trace, and the exit status is 1. */
 export class CliError extends Error {}

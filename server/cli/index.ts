@@ -4,7 +4,7 @@ import { loadConfig } from '../config.ts'
 import { openDatabase, type Database } from '../db/index.ts'
 import { accessTokens, loadSecret } from '../auth/tokens.ts'
 import { CliError, USAGE, runCommand } from './commands.ts'
-import { backupCommand, restoreCommand } from './backup.ts'
+import { backupCommand, commandInRunningServer, restoreCommand } from './backup.ts'
 
 const argv = process.argv.slice(2)
 if (['help', '--help', '-h'].includes(argv[0])) {
@@ -20,6 +20,12 @@ try {
   // folder: neither opens the configured database here first (server/cli/backup.ts).
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     process.stdout.write(`${await (argv[0] === 'backup' ? backupCommand : restoreCommand)(argv.slice(1), config)}\n`)
+    process.exit(0)
+  }
+  // The embedded database while a server runs on it: the server runs the command (issue 37 item 4: no restart).
+  const ran = config.databaseUrl || argv.length === 0 ? null : await commandInRunningServer(config.dataDir, argv)
+  if (ran !== null) {
+    process.stdout.write(`${ran}\n`)
     process.exit(0)
   }
   database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl, max: 2 } : { dataDir: config.dataDir })

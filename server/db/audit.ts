@@ -5,10 +5,10 @@ import { and, desc, eq, lt, type SQL } from 'drizzle-orm'
 import type { Db } from './index.ts'
 import { auditLog } from './schema.ts'
 
-export type ActorKind = 'user' | 'scheduler' | 'cli'
+export type ActorKind = 'user' | 'scheduler' | 'cli' | 'config'
 
 export interface AuditEntry {
-  /** The signed-in user who acted; null for the scheduler and the CLI. */
+  /** The signed-in user who acted; null for the scheduler, the CLI and the configuration (ADMIN_EMAILS). */
   actorId: number | null
   actorKind: ActorKind
   /** What was done, as `<thing>.<verb>`: 'event.save', 'event.state', 'role.grant', 'staff.add'... */

@@ -4,6 +4,7 @@
 // (a student may have signed in through Google and been given a support account by the operator).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Roles } from '../../contract/types.ts'
+import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
 import { councilOrganizers, councils, events, eventStaff, users } from './schema.ts'
 
@@ -92,6 +93,28 @@ export function rolesRepository(db: Db) {
     accountsOf: (email: string) => accountsOf(db, email),
 
     /** Makes (or stops making) every account with this e-mail an admin; the accounts changed. */
+    /**
+     * Makes the account signing in an admin when its e-mail is one of ADMIN_EMAILS (issue 37 item 4); audited once,
+     * when it changes anything. Answers whether it did.
+     */
+    async adminBySetting(userId: number, email: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const changed = await tx
+          .update(users)
+          .set({ isAdmin: true, updatedAt: new Date() })
+          .where(and(eq(users.id, userId), eq(users.isAdmin, false)))
+          .returning({ id: users.id })
+        if (changed.length === 0) return false
+        await recordAudit(tx as unknown as Db, {
+          actorId: null,
+          actorKind: 'config',
+          action: 'role.grant',
+          after: { email, role: 'admin', users: [userId], by: 'ADMIN_EMAILS' },
+        })
+        return true
+      })
+    },
+
     async setAdmin(email: string, admin: boolean): Promise<number[]> {
       const ids = await accountsOf(db, email)
       if (ids.length > 0) await db.update(users).set({ isAdmin: admin, updatedAt: new Date() }).where(inArray(users.id, ids))

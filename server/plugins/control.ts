@@ -3,7 +3,9 @@
 // (server/backup/archive.ts) instead of opening the folder itself. The server listens on loopback only, on a port
 // the system picks, and writes that port and a fresh random token into the data folder (campus-events-control.json,
 // readable by its owner only): whoever may read the data folder may ask for a backup of it, nobody else, and
-// nothing of this reaches the network. Absent on PostgreSQL and for a database in memory.
+// nothing of this reaches the network. Absent on PostgreSQL and for a database in memory. The other operator commands
+// (role:grant, councils, import, token...) are run here too while the server runs (issue 37 item 4: a council's first
+// organiser cost a restart), by the same code the command line runs on its own (server/cli/commands.ts).
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
@@ -13,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import { CONTROL_FILE, writeBackup } from '../backup/archive.ts'
+import { CliError, runCommand } from '../cli/commands.ts'
 import type { Database } from '../db/index.ts'
 
 export interface ControlFile {
@@ -46,9 +49,35 @@ export const control = fp(
     let server: Server | null = null
     let busy = false
 
-    async function backup(req: IncomingMessage, res: ServerResponse) {
+    const authorised = (req: IncomingMessage) => {
       const given = Buffer.from(req.headers.authorization ?? '')
-      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return json(res, 401, { error: true, message: 'Invalid Token' })
+      return given.length === wanted.length && timingSafeEqual(given, wanted)
+    }
+
+    /** One operator command, `{argv}` as typed after `npm run cli --`: answers what it prints, or its mistake. */
+    async function command(req: IncomingMessage, res: ServerResponse) {
+      if (!authorised(req)) return json(res, 401, { error: true, message: 'Invalid Token' })
+      let argv: unknown
+      try {
+        const chunks: Buffer[] = []
+        for await (const chunk of req) chunks.push(chunk as Buffer)
+        argv = JSON.parse(Buffer.concat(chunks).toString('utf8')).argv
+      } catch {}
+      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string') || ['backup', 'restore'].includes(argv[0]))
+        return json(res, 400, { error: true, message: 'argv must be the command line, as strings (not backup or restore).' })
+      try {
+        const output = await runCommand(argv, { db: database.db, tokens: app.tokens })
+        app.log.info({ command: argv[0] }, 'operator command run for the command line')
+        json(res, 200, { output })
+      } catch (err) {
+        if (err instanceof CliError) return json(res, 400, { error: true, message: err.message })
+        app.log.error({ err }, 'operator command failed')
+        json(res, 500, { error: true, message: (err as Error).message })
+      }
+    }
+
+    async function backup(req: IncomingMessage, res: ServerResponse) {
+      if (!authorised(req)) return json(res, 401, { error: true, message: 'Invalid Token' })
       if (busy) return json(res, 409, { error: true, message: 'A backup is already being written: try again when it is done.' })
       busy = true
       const dir = await mkdtemp(join(tmpdir(), 'campus-backup-out-'))
@@ -81,6 +110,7 @@ export const control = fp(
     app.addHook('onReady', async () => {
       server = createServer((req, res) => {
         if (req.method === 'POST' && req.url === '/backup') void backup(req, res)
+        else if (req.method === 'POST' && req.url === '/command') void command(req, res)
         else json(res, 404, { error: true, message: 'Not found.' })
       })
       await new Promise<void>((resolve, reject) => {

@@ -44,6 +44,9 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
    */
   const signIn = async (request: FastifyRequest, reply: FastifyReply, who: SignedInIdentity, appState: string | undefined) => {
     const user = await app.usersRepository.upsertSignedIn(who)
+    // ADMIN_EMAILS (issue 37 item 4): the first admin of a fresh deployment, without the command line or a restart.
+    if (config.adminEmails.includes(who.email.trim().toLowerCase()) && (await app.rolesRepository.adminBySetting(user.id, who.email)))
+      request.log.info({ userId: user.id }, 'admin by ADMIN_EMAILS')
     const tokens = await app.sessionsRepository.start(user.id)
     request.log.info({ userId: user.id, issuer: who.issuer }, 'sign-in')
     return toLogin(reply, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, ...(appState ? { state: appState } : {}) })

@@ -2,7 +2,7 @@
 // the folder (the server writes it: plugins/control.ts), during a stream of writes and at rest, and without a server;
 // `restore <file>` into a new folder; every table's rows equal to the source's, the uploaded images with them.
 // PostgreSQL: the pg_dump / pg_restore commands of docs/deployment.md "Backups", run as written, rows compared.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -19,9 +19,9 @@ import { LOCK_FILE } from '../../server/db/data-dir-lock.ts'
 import { seedDemoData } from '../../server/db/demo.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
-import { freePort } from '../e2e/support/server.ts'
 import { tableHashes } from '../fixtures/table-hashes.ts'
 import { testDatabase } from './helpers.ts'
+import { type Server, startServer } from './spawned-server.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const exec = promisify(execFile)
@@ -43,59 +43,6 @@ async function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: n
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string }
     return { code: typeof e.code === 'number' ? e.code : 1, out: e.stdout ?? '', err: e.stderr ?? String(err) }
-  }
-}
-
-interface Server {
-  url: string
-  child: ChildProcess
-  output: () => string
-  stop(): Promise<number | null>
-}
-
-/** The real server from source (server/main.ts) on the data folder, as `npm run dev:api` runs it; ready when /health/ready says so. */
-async function startServer(dataDir: string): Promise<Server> {
-  const port = await freePort()
-  let log = ''
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      JWT_SECRET,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      STATIC_DIR: join(tmpdir(), 'no-static'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout!.on('data', (d) => (log += d))
-  child.stderr!.on('data', (d) => (log += d))
-  const url = `http://127.0.0.1:${port}`
-  for (const deadline = Date.now() + 90_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${log}`)
-    const ready = await fetch(`${url}/api/v1/health/ready`).catch(() => null)
-    if (ready?.ok && existsSync(join(dataDir, CONTROL_FILE))) break
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`the server did not become ready:\n${log}`)
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  return {
-    url,
-    child,
-    output: () => log,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode)
-        child.once('exit', (code) => resolve(code))
-        child.kill('SIGTERM')
-      }),
   }
 }
 
@@ -154,7 +101,7 @@ describe('backup and restore of the embedded database', () => {
     } finally {
       await database.close()
     }
-    server = await startServer(dataDir)
+    server = await startServer(dataDir, { JWT_SECRET })
   }, 180_000)
   afterAll(async () => {
     await server?.stop()
