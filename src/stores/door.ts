@@ -11,8 +11,7 @@ import { countsOn, dayAt, isYes, type Read, readOf, repeatGuard, type ShownAnswe
 import { indexedDbStorage, type KvStorage } from '../lib/kv-storage.ts'
 import { DoorQueue, eventsToPick, keptListTimes, type Network } from './door-queue.ts'
 
-export type { QueuedScan, ShownAnswer } from '../lib/door-list.ts'
-export { REPEAT_MS } from '../lib/door-list.ts'
+export type { ShownAnswer } from '../lib/door-list.ts'
 export type { Network } from './door-queue.ts'
 
 function uuid(): string {
@@ -209,7 +208,7 @@ export const DoorModel = createModel(({ calls, session, storage, network }: Door
     loadEvents,
     openDoor,
     closeDoor,
-    /** One scan (typed, or a test's), checked whatever is on screen. */
+    /** One scan, checked whatever is on screen (a test's, the fault case's device); the screen's go through `read`. */
     scan: (raw: string) => check(readOf(raw)),
     /** A read as the screen takes it, express mode's flow and all. */
     read: (raw: string) => take(readOf(raw)),
