@@ -6,11 +6,11 @@
 // code still checks in. Without express mode the answer waits for "Next ticket", as before.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import DoorPage from '../../src/pages/door/index.tsx'
-import { express, REPEAT_MS, VERDICT_MS } from '../../src/pages/door/express.ts'
 import s from '../../src/pages/door/style.module.css'
 import { doorApi } from '../../src/api/door.ts'
 import { memoryStorage } from '../../src/lib/kv-storage.ts'
-import { type Door, DoorModel } from '../../src/stores/door.ts'
+import { REPEAT_MS } from '../../src/lib/door-list.ts'
+import { type Door, DoorModel, express, VERDICT_MS } from '../../src/stores/door.ts'
 import { session } from '../../src/stores/session.ts'
 import { switchedNetwork } from '../fixtures/network.ts'
 import { cleanup, click, fakeServer, find, getByText, mount, settle, typeInto, waitFor } from './session-fakes.ts'

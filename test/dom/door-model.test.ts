@@ -1,12 +1,13 @@
 // The door model (src/stores/door.ts) over the storage it is given (issue 23 item 1): what one model keeps (the events,
 // the ticket list, the queue of offline scans) under the keys the door always used ('events', 'tickets:<id>',
 // 'queue:<id>', in IndexedDB 'campus-door' / 'kv' on a phone) is what the next model on the same storage opens with,
-// as a reload with no network does; a model on another storage starts from nothing.
+// as a reload with no network does; a model on another storage starts from nothing. And express mode's flow, which
+// the model owns since issue 38: a read waits for the check-in on its way, and an undo lets the same ticket in again.
 import { signal } from '@preact/signals'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { doorApi } from '../../src/api/door.ts'
 import { type KvStorage, memoryStorage } from '../../src/lib/kv-storage.ts'
-import { type Door, DoorModel } from '../../src/stores/door.ts'
+import { type Door, DoorModel, express } from '../../src/stores/door.ts'
 import { switchedNetwork } from '../fixtures/network.ts'
 import { fakeServer } from './session-fakes.ts'
 
@@ -40,6 +41,7 @@ beforeEach(() => {
 })
 afterEach(() => {
   for (const door of built.splice(0)) door.closeDoor()
+  express.value = false
   localStorage.clear()
 })
 
@@ -77,5 +79,60 @@ describe('the door model keeps its lists in the storage it is given', () => {
     expect(other.door.ticketTotal.value).toBe(0)
     expect(other.door.queue.value).toEqual([])
     expect((await other.door.scan(CODES[1]))?.result).toBe('UNKNOWN_TICKET')
+  })
+})
+
+describe('express mode’s flow, in the model', () => {
+  /** The door open online in express mode, over a server whose check-ins wait until `answer()` is called. */
+  async function expressDoor() {
+    const waiting: (() => void)[] = []
+    const checkIns: string[] = []
+    fakeServer({
+      '/door/p/events': () => [200, { error: false, events: [] }],
+      '/door/p/tickets': () => [200, { error: false, as_of: AS_OF, released: [], tickets: [] }],
+      '/door/p/sync': () => [200, { error: false, results: [] }],
+      '/door/p/check-in': async (body) => {
+        checkIns.push(body.ticket_code)
+        await new Promise<void>((answer) => waiting.push(answer))
+        const attendee = { name: 'Holder', photo_url: null, team: null }
+        return [200, { error: false, result: 'CHECKED_IN', attendee, checked_in_at: new Date().toISOString() }]
+      },
+      '/door/p/check-in/undo': () => [200, { error: false, message: 'Check-in undone.' }],
+    })
+    const { door } = model(memoryStorage(), true)
+    await door.openDoor(5, 'North')
+    door.setExpress(true)
+    const answerNext = async () => {
+      await vi.waitFor(() => expect(waiting).toHaveLength(1))
+      waiting.shift()!()
+    }
+    return { door, checkIns, answerNext }
+  }
+
+  it('a read while a check-in is on its way is sent after it, not beside it', async () => {
+    const { door, checkIns, answerNext } = await expressDoor()
+    const reading = door.read(CODES[0])
+    await vi.waitFor(() => expect(checkIns).toEqual([CODES[0]]))
+    await door.read(CODES[1])
+    expect(checkIns).toEqual([CODES[0]])
+    await answerNext()
+    await answerNext()
+    await reading
+    expect(checkIns).toEqual([CODES[0], CODES[1]])
+    expect(door.answer.value?.code).toBe(CODES[1])
+  })
+
+  it('after an undo the same ticket is sent again at once, within the repeat window', async () => {
+    const { door, checkIns, answerNext } = await expressDoor()
+    const reading = door.read(CODES[0])
+    await answerNext()
+    await reading
+    await door.read(CODES[0])
+    expect(checkIns).toEqual([CODES[0]])
+    expect(await door.undoLast()).toBe(true)
+    const again = door.read(CODES[0])
+    await answerNext()
+    await again
+    expect(checkIns).toEqual([CODES[0], CODES[0]])
   })
 })

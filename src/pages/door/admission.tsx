@@ -1,22 +1,13 @@
 // The door's per-day and re-entry parts (issue 25 item 3): today's count on a multi-day event ("Day 2 · 28 Nov: 140
 // of 400 in"), who is inside now, and the gate's In/Out switch on an event with re-entry. A scan out is never made by
 // the scan itself: the volunteer sets the gate to Out, so a double read at the entrance cannot check anyone out.
-// Loaded in a chunk of its own (see the door page); it is given the store's signals, so it shares no code with it.
-import type { ReadonlySignal } from '@preact/signals'
-import type { Direction } from '../../../contract/admission.ts'
-import type { DoorDay } from '../../../contract/types.ts'
+// Loaded in a chunk of its own (see the door page); it is given the door model and imports only its type, so it shares
+// no code with it.
+import type { Door } from '../../stores/door.ts'
 import s from './admission.module.css'
 
-export interface DoorState {
-  days: ReadonlySignal<DoorDay[]>
-  today: ReadonlySignal<string>
-  checkedIn: ReadonlySignal<number>
-  total: ReadonlySignal<number>
-  reentry: ReadonlySignal<boolean>
-  inside: ReadonlySignal<number>
-  direction: ReadonlySignal<Direction>
-  setDirection: (d: Direction) => void
-}
+/** What the parts read of the door model, and its one action here. */
+export type DoorState = Pick<Door, 'days' | 'today' | 'totalCheckedIn' | 'ticketTotal' | 'reentry' | 'insideNow' | 'direction' | 'setDirection'>
 
 export function AdmissionParts({ door }: { door: DoorState }) {
   const label = door.days.value.find((d) => d.day === door.today.value)?.label
@@ -28,10 +19,10 @@ export function AdmissionParts({ door }: { door: DoorState }) {
         <p class={s.days} aria-live="polite">
           {label && (
             <span data-testid="day-count">
-              {label}: {door.checkedIn} of {door.total} in
+              {label}: {door.totalCheckedIn} of {door.ticketTotal} in
             </span>
           )}
-          {reentry && <span data-testid="inside-count">Inside now: {door.inside}</span>}
+          {reentry && <span data-testid="inside-count">Inside now: {door.insideNow}</span>}
         </p>
       )}
       {reentry && (

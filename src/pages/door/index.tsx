@@ -3,14 +3,15 @@
 // focused field) or the printed digits typed by hand. Each answer fills the screen (green: name, photo, team; red:
 // the reason), with a sound and a vibration that differ for yes and no, and undo of the last check-in. Works
 // offline against the ticket list kept on the device. A lazy route outside the student's first load.
-// Express mode (issue 25 item 4, express.ts): a good read checks in with no tap, the verdict clears itself and the
-// camera goes on reading; the answers to questions marked "show at the door" come with every verdict.
+// Express mode (issue 25 item 4, the door model's flow): a good read checks in with no tap, the verdict clears itself
+// and the camera goes on reading; the answers to questions marked "show at the door" come with every verdict. The page
+// draws the model's signals and hands it what is read (`door.read`).
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Scanner } from './scanner/index.ts'
 import { buildDoor, type Door, type ShownAnswer } from '../../stores/door.ts'
 import { session } from '../../stores/session.ts'
 import { formatIST } from '../../lib/dates.ts'
-import { express, repeatGuard, setExpress, VERDICT_MS } from './express.ts'
+import { isYes } from '../../lib/door-list.ts'
 import s from './style.module.css'
 
 const time = (iso: string) => formatIST(iso, '{h}:{mm} {A}')
@@ -57,31 +58,16 @@ const VERDICTS: Partial<Record<ShownAnswer['result'], string>> = {
 }
 
 /**
- * Whether an answer is a yes: green, the short beep, and in express mode the shorter time on screen. A scan out that
- * went through is a yes too (issue 25 item 3): the gate is ready for the next.
+ * Undo of this device's last check-in, asked first (with the phone's own dialog when the modal's chunk is not here);
+ * the model holds express mode while it is asked.
  */
-const good = (shown: ShownAnswer) => shown.result === 'CHECKED_IN' || shown.result === 'CHECKED_OUT'
-
-/** Undo of this device's last check-in, asked first (with the phone's own dialog when the modal's chunk is not here). */
-function UndoLast({
-  door,
-  name,
-  class: cls,
-  label,
-  onOpen,
-}: {
-  door: Door
-  name: string | undefined
-  class: string
-  label: string
-  onOpen?: (open: boolean) => void
-}) {
+function UndoLast({ door, name, class: cls, label }: { door: Door; name: string | undefined; class: string; label: string }) {
   const [undoing, setUndoing] = useState(false)
   const open = (yes: boolean) => {
     setUndoing(yes)
-    onOpen?.(yes)
+    door.hold(yes)
   }
-  useEffect(() => () => onOpen?.(false), [])
+  useEffect(() => () => door.hold(false), [])
   const title = `Undo the check-in of ${name ?? 'this ticket'}?`
   return (
     <>
@@ -95,15 +81,15 @@ function UndoLast({
 
 /**
  * The answer, full screen. In express mode it takes no focus (a hardware scanner's next code still lands in the
- * code field behind it) and `onHold` keeps it up while the undo is being confirmed.
+ * code field behind it).
  */
-function Answer({ door, shown, quick, onHold }: { door: Door; shown: ShownAnswer; quick: boolean; onHold: (held: boolean) => void }) {
-  const yes = good(shown)
+function Answer({ door, shown }: { door: Door; shown: ShownAnswer }) {
+  const yes = isYes(shown)
   const attendee = 'attendee' in shown ? shown.attendee : null
   // Focus moves to the answer's button, so Enter (or a hardware scanner's Enter) goes on to the next ticket.
   const next = useRef<HTMLButtonElement>(null)
   useEffect(() => {
-    if (!quick) next.current?.focus()
+    if (!door.express.value) next.current?.focus()
   }, [])
   const answers = attendee?.door_answers ?? []
   return (
@@ -138,7 +124,7 @@ function Answer({ door, shown, quick, onHold }: { door: Door; shown: ShownAnswer
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
         {shown.result === 'CHECKED_IN' && door.lastCheckIn.value?.code === shown.code && (
-          <UndoLast door={door} name={attendee?.name} class={s.undo} label="Undo check-in" onOpen={onHold} />
+          <UndoLast door={door} name={attendee?.name} class={s.undo} label="Undo check-in" />
         )}
         <button type="button" class={s.next} onClick={door.dismissAnswer} ref={next}>
           Next ticket
@@ -199,58 +185,8 @@ function Scanning({ door }: { door: Door }) {
   const [code, setCode] = useState('')
   const [camera, setCamera] = useState<'off' | 'starting' | 'on' | string>('off')
   const [parts, setParts] = useState<typeof import('./admission.tsx') | null>(null)
-  const busy = useRef(false)
-  // Express mode: the read waiting while a check-in is on its way (the camera reports a held ticket once), and the
-  // guard against sending the same ticket twice in a row.
-  const waiting = useRef<string | null>(null)
-  const guard = useRef(repeatGuard())
-  // While an undo is being confirmed, express mode neither clears the verdict nor checks anyone else in (the undo
-  // is of the last check-in: a new one under the dialog would be undone instead).
-  const [held, setHeld] = useState(false)
-  const heldNow = useRef(false)
-  const hold = (yes: boolean) => {
-    heldNow.current = yes
-    setHeld(yes)
-  }
-
-  const handle = async (raw: string) => {
-    const quick = express.value
-    if (quick) {
-      if (heldNow.current) return
-      const code = raw.trim()
-      if (!code || !guard.current.fresh(code)) return
-      if (busy.current) {
-        waiting.current = code
-        return
-      }
-    } else if (busy.current || door.answer.value) return
-    busy.current = true
-    try {
-      const shown = await door.scan(raw)
-      if (shown) signal(good(shown))
-    } finally {
-      busy.current = false
-    }
-    const next = waiting.current
-    waiting.current = null
-    if (next && express.value) {
-      guard.current.reset() // it passed the guard when read
-      await handle(next)
-    }
-  }
-
-  // Express mode: the verdict clears itself (unless an undo is being confirmed); a different code replaces it sooner.
-  useEffect(() => {
-    const shown = door.answer.value
-    if (!express.value || !shown || held) return
-    const timer = setTimeout(() => door.answer.value === shown && door.dismissAnswer(), good(shown) ? VERDICT_MS.yes : VERDICT_MS.no)
-    return () => clearTimeout(timer)
-  }, [door.answer.value, express.value, held])
-  // After an undo the same ticket may be scanned in again straight away.
-  useEffect(() => {
-    if (!door.lastCheckIn.value) guard.current.reset()
-  }, [door.lastCheckIn.value])
-
+  // Each verdict as it comes (two in a row included), heard and felt.
+  useEffect(() => door.answer.subscribe((shown) => shown && signal(isYes(shown))), [])
   useEffect(() => () => scanner.current?.stop(), [])
   // The camera's code is fetched while there is a network, so the service worker keeps it for a later offline start.
   useEffect(() => {
@@ -269,7 +205,7 @@ function Scanning({ door }: { door: Door }) {
     setCamera('starting')
     try {
       const { startScanner } = await import('./scanner/index.ts')
-      scanner.current = await startScanner(video.current!, (text) => void handle(text), { onError: (e) => setCamera(e.message) })
+      scanner.current = await startScanner(video.current!, (text) => void door.read(text), { onError: (e) => setCamera(e.message) })
       setCamera('on')
     } catch (error) {
       setCamera(`The camera could not start (${error instanceof Error ? error.name : 'error'}): type the code instead.`)
@@ -283,6 +219,8 @@ function Scanning({ door }: { door: Door }) {
 
   const events = door.events.value ?? []
   const event = events.find((e) => e.id === door.eventId.value)
+  const last = door.lastCheckIn.value
+  const lastName = last ? door.tickets.value.get(last.code)?.name : undefined
   return (
     <section class={s.scanning}>
       <header class={s.bar}>
@@ -308,20 +246,7 @@ function Scanning({ door }: { door: Door }) {
           <dd data-testid="ticket-total">{door.ticketTotal.value}</dd>
         </div>
       </dl>
-      {parts && (
-        <parts.AdmissionParts
-          door={{
-            days: door.days,
-            today: door.today,
-            checkedIn: door.totalCheckedIn,
-            total: door.ticketTotal,
-            reentry: door.reentry,
-            inside: door.insideNow,
-            direction: door.direction,
-            setDirection: door.setDirection,
-          }}
-        />
-      )}
+      {parts && <parts.AdmissionParts door={door} />}
       {!door.online.value && (
         <p class={s.offline} role="status">
           offline: {door.queue.value.length} {door.queue.value.length === 1 ? 'scan' : 'scans'} waiting
@@ -368,20 +293,14 @@ function Scanning({ door }: { door: Door }) {
         )}
         {camera !== 'off' && camera !== 'on' && camera !== 'starting' && <p role="alert">{camera}</p>}
         <label class={s.express}>
-          <input type="checkbox" checked={express.value} onChange={(e) => setExpress(e.currentTarget.checked)} aria-describedby="express-help" />
+          <input type="checkbox" checked={door.express.value} onChange={(e) => door.setExpress(e.currentTarget.checked)} aria-describedby="express-help" />
           Express mode
         </label>
         <p id="express-help" class={s.small}>
           Checks in on a good read with no tap; the verdict clears itself and the next ticket can be read at once.
         </p>
-        {express.value && !door.answer.value && door.lastCheckIn.value && (
-          <UndoLast
-            door={door}
-            name={door.tickets.value.get(door.lastCheckIn.value.code)?.name}
-            class={s.secondary}
-            label={`Undo last check-in (${door.tickets.value.get(door.lastCheckIn.value.code)?.name ?? door.lastCheckIn.value.code})`}
-            onOpen={hold}
-          />
+        {door.express.value && !door.answer.value && last && (
+          <UndoLast door={door} name={lastName} class={s.secondary} label={`Undo last check-in (${lastName ?? last.code})`} />
         )}
       </div>
       <form
@@ -390,7 +309,7 @@ function Scanning({ door }: { door: Door }) {
           e.preventDefault()
           const typed = code
           setCode('')
-          void handle(typed)
+          void door.read(typed)
         }}
       >
         <label class={s.field}>
@@ -402,7 +321,7 @@ function Scanning({ door }: { door: Door }) {
         </button>
       </form>
       {door.listAsOf.value && <p class={s.small}>List from {listTime(door.listAsOf.value)}, kept on this phone for offline checks.</p>}
-      {door.answer.value && <Answer door={door} key={door.answer.value.code} shown={door.answer.value} quick={express.value} onHold={hold} />}
+      {door.answer.value && <Answer door={door} key={door.answer.value.code} shown={door.answer.value} />}
     </section>
   )
 }
