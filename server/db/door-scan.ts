@@ -25,7 +25,7 @@ import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { doorScans } from './schema.ts'
 
 /** A live scan as the route hands it over: `ticketCode` is the text read (with its time code where tickets rotate). */
-export interface ScanInput {
+interface ScanInput {
   eventId: number
   ticketCode: string
   scanId: string
@@ -57,9 +57,9 @@ class ClaimTaken extends Error {
 export function doorScanRepository(db: Db, clock: () => Date = () => new Date()) {
   /**
    * A live scan, in or out. A good scan is three statements in one transaction:
-   * 1. the ticket's row locked (so any number of gates scanning it at once are decided one after another, and exactly
-   *    one admits it for the day), with who may scan, the event's rules, the ticket's secret and the scan_id's first
-   *    answer, if any (lockTickets);
+   * 1. the ticket's row locked, after the event's (so any number of gates scanning it at once are decided one after
+   *    another, and exactly one admits it for the day), with who may scan, the event's rules, the ticket's secret and
+   *    the scan_id's first answer, if any (lockTickets);
    * 2. the ticket's admissions, as the scans before this one left them (admissionsOf);
    * 3. the scan_id claimed with its answer, and the admission the scan made or changed written with the ticket's
    *    mirror, in one statement (recorded).
