@@ -1,7 +1,7 @@
 // Admissions per event day (issue 25 item 3, migration 0017): the SQL of the per-day and re-entry rules. The rules
 // themselves are contract/admission.ts (dayOf, decide), shared with the door's offline check; server/db/door.ts
 // calls these under the participant's row lock, so one ticket's admissions change in one transaction at a time.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { type EventDay, dayLabel, eventDays } from '../../contract/admission.ts'
 import type { DoorDay } from '../../contract/types.ts'
 import type { Db } from './index.ts'
@@ -13,13 +13,17 @@ export interface AdmissionRules {
   reentry: boolean
 }
 
+/** The event's columns the rules are made of: selected beside a ticket's, so a scan reads them with its row lock. */
+export const ruleColumns = { dates: events.dates, dateEnds: events.dateEnds, endsAt: events.endsAt, reentry: events.reentry }
+
+export const rulesFrom = (row: { dates: string[]; dateEnds: (string | null)[]; endsAt: Date | null; reentry: boolean }): AdmissionRules => ({
+  days: eventDays(row.dates, row.endsAt?.toISOString() ?? null, row.dateEnds),
+  reentry: row.reentry,
+})
+
 export async function rulesOf(db: Db, eventId: number): Promise<AdmissionRules> {
-  const [row] = await db
-    .select({ dates: events.dates, dateEnds: events.dateEnds, endsAt: events.endsAt, reentry: events.reentry })
-    .from(events)
-    .where(eq(events.id, eventId))
-  if (!row) return { days: [], reentry: false }
-  return { days: eventDays(row.dates, row.endsAt?.toISOString() ?? null, row.dateEnds), reentry: row.reentry }
+  const [row] = await db.select(ruleColumns).from(events).where(eq(events.id, eventId))
+  return row ? rulesFrom(row) : { days: [], reentry: false }
 }
 
 /** A stored admission, as the door's decisions read and change it. */
@@ -53,10 +57,32 @@ export async function admissionsOf(db: Db, participantIds: number[]): Promise<Ad
     .orderBy(asc(admissions.participantId), asc(admissions.day))
 }
 
-/** Writes admissions made or changed (one statement), then the participants' mirror of their latest day. */
-export async function saveAdmissions(db: Db, eventId: number, rows: AdmissionRow[]): Promise<void> {
-  if (rows.length === 0) return
-  await db
+/**
+ * participants.checked_in_at and checked_in_gate of a ticket: its latest day's first entry, or null when it has no
+ * admission (so ratings, certificates and the console's list read "came to the event" as before). Made from the
+ * ticket's admissions as they stand after a change, read under its row lock.
+ */
+export interface Mirror {
+  participantId: number
+  checkedInAt: Date | null
+  gate: string | null
+}
+
+export function mirrorOf(participantId: number, days: Iterable<AdmissionRow>): Mirror {
+  const latest = latestDay(days)
+  return { participantId, checkedInAt: latest?.checkedInAt ?? null, gate: latest?.gate ?? null }
+}
+
+/** A ticket's admission on its latest day (undefined: none). */
+export function latestDay<T extends { day: string }>(days: Iterable<T>): T | undefined {
+  let latest: T | undefined
+  for (const d of days) if (!latest || d.day > latest.day) latest = d
+  return latest
+}
+
+/** The insert of admissions made or changed (one statement), for a caller to run or to put in a statement of its own. */
+export function upsertAdmissions(db: Db, eventId: number, rows: AdmissionRow[]) {
+  return db
     .insert(admissions)
     .values(rows.map((r) => ({ ...r, eventId })))
     .onConflictDoUpdate({
@@ -70,28 +96,26 @@ export async function saveAdmissions(db: Db, eventId: number, rows: AdmissionRow
         movedAt: sql`excluded.moved_at`,
       },
     })
-  await mirror(db, [...new Set(rows.map((r) => r.participantId))])
 }
 
-/** Removes one day's admission (undo), then the mirror. */
-export async function dropAdmission(db: Db, participantId: number, day: string): Promise<void> {
+/** The update of the participants' mirrors (one statement, any number of tickets). */
+export function writeMirrors(mirrors: Mirror[]): SQL {
+  const rows = mirrors.map((m) => sql`(${m.participantId}::int, ${m.checkedInAt?.toISOString() ?? null}::text, ${m.gate}::text)`)
+  return sql`UPDATE participants SET checked_in_at = v.at::timestamptz, checked_in_gate = v.gate
+    FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(id, at, gate) WHERE participants.id = v.id`
+}
+
+/** Writes admissions made or changed, then the mirrors of their tickets. */
+export async function saveAdmissions(db: Db, eventId: number, rows: AdmissionRow[], mirrors: Mirror[]): Promise<void> {
+  if (rows.length === 0) return
+  await upsertAdmissions(db, eventId, rows)
+  await db.execute(writeMirrors(mirrors))
+}
+
+/** Removes one day's admission (undo), then the ticket's mirror. */
+export async function dropAdmission(db: Db, participantId: number, day: string, mirror: Mirror): Promise<void> {
   await db.delete(admissions).where(and(eq(admissions.participantId, participantId), eq(admissions.day, day)))
-  await mirror(db, [participantId])
-}
-
-/**
- * participants.checked_in_at and checked_in_gate: the latest day's first entry, or null when the ticket has no
- * admission (so ratings, certificates and the console's list read "came to the event" as before).
- */
-async function mirror(db: Db, participantIds: number[]): Promise<void> {
-  await db.execute(sql`
-    UPDATE participants p SET
-      checked_in_at = (SELECT a.checked_in_at FROM admissions a WHERE a.participant_id = p.id ORDER BY a.day DESC LIMIT 1),
-      checked_in_gate = (SELECT a.gate FROM admissions a WHERE a.participant_id = p.id ORDER BY a.day DESC LIMIT 1)
-    WHERE p.id IN (${sql.join(
-      participantIds.map((id) => sql`${id}`),
-      sql`, `,
-    )})`)
+  await db.execute(writeMirrors([mirror]))
 }
 
 /** Each event's days with who came on each and who is inside now (door picker, door list and console). */

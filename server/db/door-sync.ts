@@ -1,27 +1,24 @@
 // The door's offline scans (server/db/door.ts joins the parts; the head of that file says how a sync stays bounded
 // and safe under retries and races): a batch applied in scanned_at order, answered in the order sent.
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
-import { dayOf, decide, type Direction } from '../../contract/admission.ts'
-import { type AdmissionRow, admissionsOf, rulesOf, saveAdmissions } from './admissions.ts'
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import { dayOf, type Direction } from '../../contract/admission.ts'
+import { type AdmissionRow, admissionsOf, mirrorOf, rulesFrom, saveAdmissions } from './admissions.ts'
 import {
-  attendeeColumns,
+  admitScan,
   attendeeOf,
   clampScan,
   dayField,
   doorAccess,
-  givenBack,
-  mayView,
-  noTicket,
-  otherEvent,
+  lockTickets,
   replayed,
   type ScanAnswer,
+  strayAnswers,
   type TicketNow,
-  ticketRows,
-  transferredCodes,
+  ticketNow,
 } from './door-tickets.ts'
 import type { Db } from './index.ts'
 import { done, refused, type Outcome } from './outcomes.ts'
-import { auditLog, doorScans, events, participants } from './schema.ts'
+import { auditLog, doorScans, participants } from './schema.ts'
 import { screenScans } from './time-codes.ts'
 
 export interface OfflineScan {
@@ -43,8 +40,8 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
     const firstOf = new Map<string, number>()
     for (const i of order) if (!firstOf.has(scans[i].scan_id)) firstOf.set(scans[i].scan_id, i)
 
-    // 1. Which codes are tickets of this event (unlocked: only the scans of these are claimed and decided below;
-    // any other code is no ticket of the event, whatever its scan_id was used for before).
+    // 1. Which codes are tickets of this event (unlocked: only the scans of these are decided below; any other code
+    // is no ticket of the event, whatever its scan_id was used for before).
     const known = new Set(
       (
         await db
@@ -53,35 +50,36 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
           .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, codes)))
       ).map((r) => r.code!),
     )
-    // 2. The other codes' events, for the 404's message (named only when the volunteer may see that event).
-    const strays = codes.filter((c) => !known.has(c))
-    const others = new Map(
-      (strays.length === 0
-        ? []
-        : await db
-            .select({ code: participants.ticketCode, eventName: events.name, eventVisible: mayView(userId) })
-            .from(participants)
-            .innerJoin(events, eq(events.id, participants.eventId))
-            .where(and(inArray(participants.ticketCode, strays), ne(participants.eventId, eventId)))
-      ).map((o) => [o.code!, otherEvent(o)]),
+    // 2. The answers for the other codes: TRANSFERRED, given back, or another event's (named only when the volunteer
+    // may see that event).
+    const strays = await strayAnswers(
+      db,
+      userId,
+      eventId,
+      codes.filter((c) => !known.has(c)),
     )
-    // 2b. The codes that stopped working by a transfer (a list downloaded before it, or a transfer since step 1):
-    // TRANSFERRED, so the friend's new code is the only way in; and the codes of tickets given back.
-    const transferred = await transferredCodes(db, eventId, codes)
-    const released = await givenBack(db, eventId, strays)
-    const unknown = (code: string): ScanAnswer =>
-      transferred.has(code)
-        ? { result: 'TRANSFERRED' }
-        : released.has(code)
-          ? { result: 'UNKNOWN_TICKET', other_event: null, given_back: true }
-          : { result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null }
-    // Nothing but codes of no ticket (a mistyped batch, or the issue's 100 unknown codes): two reads, no transaction.
+    const unknown = (code: string): ScanAnswer => strays.get(code) ?? { result: 'UNKNOWN_TICKET', other_event: null }
+    // Nothing but codes of no ticket (a mistyped batch, or the issue's 100 unknown codes): a few reads, no transaction.
     if (known.size === 0) return scans.map((scan) => ({ ...unknown(scan.ticket_code), scan_id: scan.scan_id }))
 
     return db.transaction(async (txn) => {
       const tx = txn as unknown as Db
-      // 3. The scans of those codes claim their ids, in id order; an id already taken is a repeat.
-      const toClaim = [...firstOf.entries()].filter(([, i]) => known.has(scans[i].ticket_code)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      // 3. This event's tickets among the codes, locked in id order, with who holds them and the event's rules (the
+      // live scan's lock too: tickets first, then scan_ids). A code given back or transferred since step 1 is answered
+      // as no ticket.
+      const locked = await lockTickets(tx, eventId, [...known], {})
+      const rules = locked.length > 0 ? rulesFrom(locked[0]) : { days: [], reentry: false }
+      interface Day extends AdmissionRow {
+        before: AdmissionRow | null
+        dirty: boolean
+      }
+      const tickets = new Map(
+        locked.map((t) => [t.code!, { ...t, attendee: attendeeOf(t), opensAt: t.collectedAt ?? t.registeredAt, days: new Map<string, Day>() }]),
+      )
+      const gone = [...known].filter((c) => !tickets.has(c))
+      for (const [code, answer] of await strayAnswers(tx, userId, eventId, gone)) strays.set(code, answer)
+      // 4. The scans of those tickets claim their ids, in id order; an id already taken is a repeat.
+      const toClaim = [...firstOf.entries()].filter(([, i]) => tickets.has(scans[i].ticket_code)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       const fresh = new Set<string>()
       if (toClaim.length > 0) {
         const claimed = await tx
@@ -91,7 +89,7 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
           .returning({ scanId: doorScans.scanId })
         for (const c of claimed) fresh.add(c.scanId)
       }
-      // 4. The stored answers of the repeated ids (of known codes: any other scan is answered as no ticket).
+      // 5. The stored answers of the repeated ids (of known codes: any other scan is answered as no ticket).
       const repeatIds = [...firstOf.entries()].filter(([id, i]) => !fresh.has(id) && known.has(scans[i].ticket_code)).map(([id]) => id)
       const priors = new Map(
         (repeatIds.length === 0
@@ -102,28 +100,8 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
               .where(inArray(doorScans.scanId, repeatIds))
         ).map((p) => [p.scanId, p]),
       )
-      // 5. This event's tickets among the codes, locked in id order, with who holds them, and their admissions.
-      const locked = await ticketRows(tx, {
-        id: participants.id,
-        code: participants.ticketCode,
-        userId: participants.userId,
-        collectedAt: participants.ticketCollectedAt,
-        registeredAt: participants.createdAt,
-        ...attendeeColumns,
-      })
-        .where(and(eq(participants.eventId, eventId), eq(participants.ticketCollected, true), inArray(participants.ticketCode, [...known])))
-        .orderBy(asc(participants.id))
-        .for('update', { of: participants })
-      // 6. The event's days and re-entry rule, and each ticket's admissions (the scan that made each day's check-in
-      // is in it: an offline one may be taken over by an earlier offline scan).
-      const rules = await rulesOf(tx, eventId)
-      interface Day extends AdmissionRow {
-        before: AdmissionRow | null
-        dirty: boolean
-      }
-      const tickets = new Map(
-        locked.map((t) => [t.code!, { ...t, attendee: attendeeOf(t), opensAt: t.collectedAt ?? t.registeredAt, days: new Map<string, Day>() }]),
-      )
+      // 6. Each ticket's admissions (the scan that made each day's check-in is in it: an offline one may be taken over
+      // by an earlier offline scan).
       const byId = new Map(locked.map((t) => [t.id, tickets.get(t.code!)!]))
       for (const a of await admissionsOf(
         tx,
@@ -131,13 +109,7 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
       ))
         byId.get(a.participantId)?.days.set(a.day, { ...a, before: { ...a }, dirty: false })
       type Ticket = NonNullable<ReturnType<typeof tickets.get>>
-      /** The ticket now, on the day of a first answer (a single-day event's, or an old answer's: the latest day). */
-      const nowOf = (t: Ticket | undefined, first: ScanAnswer | undefined): TicketNow | null => {
-        if (!t) return null
-        const days = [...t.days.values()].sort((a, b) => (a.day < b.day ? 1 : -1))
-        const d = first && 'day' in first && first.day !== undefined ? t.days.get(first.day) : days[0]
-        return { checkedInAt: d?.checkedInAt ?? null, gate: d?.gate ?? null, attendee: t.attendee }
-      }
+      const nowOf = (t: Ticket | undefined, first: ScanAnswer): TicketNow | null => (t ? ticketNow(t.attendee, [...t.days.values()], first) : null)
       const answers = new Map<string, ScanAnswer>() // the answers of this sync's fresh scans, by scan_id
       const scannedAt = new Map<string, Date>() // their times, in the door window
       const displaced = new Map<string, { code: string; day: string }>() // stored winners taken over by an earlier offline scan
@@ -151,74 +123,35 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
           // The same scan_id twice in one sync: a repeat of the first (a reuse for another ticket reads as no ticket).
           const firstAnswer = answers.get(scan.scan_id) ?? results[first]
           answer = scans[first].ticket_code !== scan.ticket_code || !firstAnswer ? unknown(scan.ticket_code) : replayed(firstAnswer, nowOf(ticket, firstAnswer))
-        } else if (!fresh.has(scan.scan_id)) {
+        } else if (!fresh.has(scan.scan_id) || !ticket) {
+          // (A claimed scan always has its ticket: only the locked tickets' scans are claimed.)
           const prior = priors.get(scan.scan_id)
           if (!prior)
             answer = unknown(scan.ticket_code) // a code of no ticket of this event: nothing recorded
           else if (prior.eventId !== eventId || prior.ticketCode !== scan.ticket_code || !prior.answer)
             answer = { result: 'UNKNOWN_TICKET', other_event: null } // a scan_id reused for another ticket
           else answer = replayed(prior.answer as ScanAnswer, nowOf(ticket, prior.answer as ScanAnswer))
-        } else if (!ticket) {
-          answer = unknown(scan.ticket_code) // given back since step 1: its claim is removed below
-          answers.set(scan.scan_id, answer)
         } else {
           const at = clampScan(scan.scanned_at, ticket.opensAt, now)
           scannedAt.set(scan.scan_id, at)
           // Each scan counts for the event day of its own time (contract/admission.ts), whenever it syncs.
           const day = dayOf(rules.days, at.getTime())
-          const dayOfAnswer = dayField(rules, day)
           const today = ticket.days.get(day)
           const direction = scan.direction ?? 'IN'
           const takesOver =
             direction === 'IN' && today !== undefined && today.offline && today.scanId !== scan.scan_id && today.checkedInAt.getTime() > at.getTime()
           if (takesOver) {
             const loser = today.scanId!
+            const dayOfAnswer = dayField(rules, day)
             if (fresh.has(loser))
               answers.set(loser, { result: 'ALREADY_CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), gate: scan.gate, ...dayOfAnswer })
             else displaced.set(loser, { code: scan.ticket_code, day })
             Object.assign(today, { checkedInAt: at, gate: scan.gate, scanId: scan.scan_id, dirty: true })
             answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer }
           } else {
-            switch (decide(today, direction, rules.reentry)) {
-              case 'ADMIT':
-                ticket.days.set(day, {
-                  participantId: ticket.id,
-                  day,
-                  checkedInAt: at,
-                  gate: scan.gate,
-                  scanId: scan.scan_id,
-                  offline: true,
-                  inside: true,
-                  movedAt: at,
-                  before: null,
-                  dirty: true,
-                })
-                answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer }
-                break
-              case 'REENTER':
-                Object.assign(today!, { inside: true, movedAt: at, dirty: true })
-                answer = { result: 'CHECKED_IN', attendee: ticket.attendee, checked_in_at: at.toISOString(), ...dayOfAnswer, reentry: true }
-                break
-              case 'ALREADY_IN':
-                answer = {
-                  result: 'ALREADY_CHECKED_IN',
-                  attendee: ticket.attendee,
-                  checked_in_at: today!.checkedInAt.toISOString(),
-                  gate: today!.gate,
-                  ...dayOfAnswer,
-                }
-                break
-              case 'OUT':
-                Object.assign(today!, { inside: false, movedAt: at, dirty: true })
-                answer = { result: 'CHECKED_OUT', attendee: ticket.attendee, checked_out_at: at.toISOString(), ...dayOfAnswer }
-                break
-              case 'NOT_INSIDE':
-                answer = { result: 'NOT_INSIDE', attendee: ticket.attendee, ...dayOfAnswer }
-                break
-              case 'NO_REENTRY':
-                answer = { result: 'NOT_INSIDE', attendee: ticket.attendee, ...dayOfAnswer, reentry_off: true }
-                break
-            }
+            const decided = admitScan(ticket, today, { direction, at, day, gate: scan.gate, scanId: scan.scan_id, offline: true }, rules)
+            if (decided.saved) ticket.days.set(day, { ...decided.saved, before: today?.before ?? null, dirty: true })
+            answer = decided.answer
           }
           answers.set(scan.scan_id, answer)
         }
@@ -231,14 +164,16 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
       }
 
       // The writes, each once for the whole sync.
-      const changed = [...tickets.values()].flatMap((t) => [...t.days.values()].filter((d) => d.dirty))
+      const moved = [...tickets.values()].filter((t) => [...t.days.values()].some((d) => d.dirty))
+      const changed = moved.flatMap((t) => [...t.days.values()].filter((d) => d.dirty))
       await saveAdmissions(
         tx,
         eventId,
         changed.map(({ before: _before, dirty: _dirty, ...row }) => row),
+        moved.map((t) => mirrorOf(t.id, t.days.values())),
       )
       const stored: { scanId: string; answer: ScanAnswer; at: Date | null }[] = []
-      for (const [scanId, answer] of answers) if (!noTicket(answer)) stored.push({ scanId, answer, at: scannedAt.get(scanId) ?? null })
+      for (const [scanId, answer] of answers) stored.push({ scanId, answer, at: scannedAt.get(scanId) ?? null })
       for (const [scanId, { code, day }] of displaced) {
         // It hears of the check-in as it finally stands (the ticket's day after the whole sync).
         const t = tickets.get(code)!
@@ -257,12 +192,9 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
             sql`, `,
           )}) AS v(scan_id, answer, at) WHERE door_scans.scan_id = v.scan_id`)
       }
-      const unrecorded = [...answers].filter(([, a]) => noTicket(a)).map(([id]) => id)
-      if (unrecorded.length > 0) await tx.delete(doorScans).where(inArray(doorScans.scanId, unrecorded))
       // A check-in whose time or gate an offline scan rewrote is audited (issue 21 item 6), like an undo.
       const rewritten = changed.filter((d) => d.before !== null && (d.before.checkedInAt.getTime() !== d.checkedInAt.getTime() || d.before.gate !== d.gate))
       if (rewritten.length > 0) {
-        const [event] = await tx.select({ councilId: events.organizerId }).from(events).where(eq(events.id, eventId))
         await tx.insert(auditLog).values(
           rewritten.map((d) => {
             const t = byId.get(d.participantId)!
@@ -270,7 +202,7 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
               actorId: userId,
               actorKind: 'user',
               action: 'door.rewrite',
-              councilId: event?.councilId ?? null,
+              councilId: t.councilId,
               eventId,
               before: {
                 ticket_code: t.code,

@@ -1,15 +1,17 @@
 // What the door's parts share (server/db/door.ts joins them): a ticket's row and who holds it (one query builder
-// for the joins every ticket read makes), who may check tickets at an event, the answers a scan gives and how a
-// repeated scan answers again.
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+// for the joins every ticket read makes), the tickets a scan locks with the event's rules, who may check tickets at
+// an event, what a scan does to a ticket (the one decision of the live scan and the sync), the answers a scan gives
+// and how a repeated scan answers again.
+import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { PgSelectBase, SelectedFields } from 'drizzle-orm/pg-core'
+import { decide, type Direction } from '../../contract/admission.ts'
 import { DOOR_STATES } from '../../contract/door.ts'
 import type { Attendee, DoorQuestionAnswer, Question } from '../../contract/types.ts'
-import type { AdmissionRules } from './admissions.ts'
+import { type AdmissionRow, type AdmissionRules, latestDay, ruleColumns } from './admissions.ts'
 import type { Db } from './index.ts'
 import type { Refusal } from './outcomes.ts'
 import { rolesRepository } from './roles.ts'
-import { admissions, councilOrganizers, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
+import { councilOrganizers, events, eventStaff, participants, releasedTickets, teams, ticketTransfers, users } from './schema.ts'
 
 /** What one scan answered, as stored with its scan_id (the routes add the status and the message). */
 export type ScanAnswer =
@@ -30,11 +32,8 @@ export type ScanAnswer =
 /** The answers of a scan out (issue 25 item 3). */
 export const isOut = (a: ScanAnswer) => a.result === 'CHECKED_OUT' || a.result === 'NOT_INSIDE'
 
-/** A scan that names no ticket of the event now: nothing is recorded for it. */
-export const noTicket = (a: ScanAnswer) => a.result === 'UNKNOWN_TICKET' || a.result === 'TRANSFERRED'
-
 /** Of `codes`, those that stopped working when their ticket of the event was transferred. */
-export async function transferredCodes(db: Db, eventId: number, codes: string[]): Promise<Set<string>> {
+async function transferredCodes(db: Db, eventId: number, codes: string[]): Promise<Set<string>> {
   if (codes.length === 0) return new Set()
   const rows = await db
     .select({ code: ticketTransfers.oldCode })
@@ -54,7 +53,7 @@ export const mayDoor = (userId: number): SQL<boolean> => sql<boolean>`(
   OR EXISTS (SELECT 1 FROM ${eventStaff} WHERE ${eventStaff.eventId} = ${events.id} AND ${eventStaff.userId} = ${userId}))`
 
 /** Whether the viewer may see the event of the row in scope (issue 21 item 7): published, or one of the viewer's. */
-export const mayView = (userId: number): SQL<boolean> => sql<boolean>`(${events.state} <> 'DRAFT' OR ${mayDoor(userId)})`
+const mayView = (userId: number): SQL<boolean> => sql<boolean>`(${events.state} <> 'DRAFT' OR ${mayDoor(userId)})`
 
 /**
  * What attendeeOf reads of a ticket's row: its holder, team, and the answers the door may show (the rows joined with
@@ -92,20 +91,49 @@ export function ticketRows<T extends SelectedFields>(db: Db, columns: T): Ticket
     .leftJoin(teams, eq(teams.id, participants.teamId)) as unknown as TicketRowsQuery<T>
 }
 
-/** The ticket holder of a code (any event), for the answer: who, which event (named when the viewer may see it), checked in when and where. */
-export async function holderOf(db: Db, ticketCode: string, viewerId: number) {
-  const [row] = await ticketRows(db, {
-    eventId: participants.eventId,
-    eventName: events.name,
-    eventVisible: mayView(viewerId),
-    ...attendeeColumns,
-    checkedInAt: participants.checkedInAt,
-    gate: participants.checkedInGate,
-  }).where(eq(participants.ticketCode, ticketCode))
-  return row ?? null
+/**
+ * What a scan reads of the tickets it decides, in the statement that locks them: the holder (for the answer), when
+ * its door window opens (sync), its time code's secret, and the event's rules (days, re-entry, rotating codes) and
+ * council (for the audit), so nothing of the event is read again after the lock.
+ */
+const lockedColumns = {
+  id: participants.id,
+  code: participants.ticketCode,
+  userId: participants.userId,
+  collectedAt: participants.ticketCollectedAt,
+  registeredAt: participants.createdAt,
+  secret: participants.ticketSecret,
+  ...attendeeColumns,
+  ...ruleColumns,
+  rotating: events.rotatingCodes,
+  councilId: events.organizerId,
 }
 
-export type Holder = NonNullable<Awaited<ReturnType<typeof holderOf>>>
+/**
+ * The event's tickets with these codes, locked in id order (`SELECT … FOR UPDATE OF participants`), with lockedColumns
+ * and `extra` (the live scan's: who may scan, the scan_id's first answer).
+ *
+ * The locks come in the order every write of an event's tickets takes them (a transfer, a claim, an organiser's save):
+ * the event's row first, then the tickets'. The event's is FOR KEY SHARE, the lock the scan's writes take anyway
+ * through their foreign keys to it; left to those writes it would come after the tickets' and deadlock with a transfer
+ * (test/server/transfer.test.ts on PostgreSQL). The sub-select takes it before the query gives a ticket's row to lock.
+ * Every scan, live or synced, locks its tickets before it claims its scan_ids, so two scans never deadlock either. A
+ * ticket's admissions are read after the lock, in a statement of their own (admissionsOf): a statement that waited
+ * for a lock reads the other tables as they were when it started.
+ */
+export function lockTickets<T extends SelectedFields>(db: Db, eventId: number, codes: string[], extra: T) {
+  return ticketRows(db, { ...lockedColumns, ...extra })
+    .where(
+      and(
+        sql`EXISTS (SELECT 1 FROM events e WHERE e.id = ${eventId} FOR KEY SHARE)`,
+        eq(participants.eventId, eventId),
+        eq(participants.ticketCollected, true),
+        inArray(participants.ticketCode, codes),
+      ),
+    )
+    .orderBy(asc(participants.id))
+    .for('update', { of: participants })
+}
 
 /**
  * The holder's answers to the questions marked "show at the door" (issue 25 item 4), in the questions' order; the
@@ -138,24 +166,7 @@ export const attendeeOf = (h: {
 }
 
 /** Another event's name for the 404, when the viewer may see that event; else nothing (drafts stay unnamed). */
-export const otherEvent = (h: { eventName: string; eventVisible: boolean }) => (h.eventVisible ? h.eventName : null)
-
-/** The answer for a ticket the update did not check in: already in, or no ticket of this event. */
-export function notCheckedIn(holder: Holder | null, eventId: number): ScanAnswer {
-  if (!holder || holder.eventId !== eventId) return { result: 'UNKNOWN_TICKET', other_event: holder ? otherEvent(holder) : null }
-  if (holder.checkedInAt === null) return { result: 'UNKNOWN_TICKET', other_event: null }
-  return { result: 'ALREADY_CHECKED_IN', attendee: attendeeOf(holder), checked_in_at: iso(holder.checkedInAt), gate: holder.gate }
-}
-
-/** The ticket's state on one event day: its admission that day (a repeated scan of a multi-day event). */
-export async function onDay(db: Db, eventId: number, ticketCode: string, day: string, now: TicketNow): Promise<TicketNow> {
-  const [a] = await db
-    .select({ checkedInAt: admissions.checkedInAt, gate: admissions.gate })
-    .from(admissions)
-    .innerJoin(participants, eq(participants.id, admissions.participantId))
-    .where(and(eq(participants.eventId, eventId), eq(participants.ticketCode, ticketCode), eq(admissions.day, day)))
-  return { ...now, checkedInAt: a?.checkedInAt ?? null, gate: a?.gate ?? null }
-}
+const otherEvent = (h: { eventName: string; eventVisible: boolean }) => (h.eventVisible ? h.eventName : null)
 
 /** A ticket's state now, as a repeated scan answers it. */
 export interface TicketNow {
@@ -181,13 +192,72 @@ export function replayed(first: ScanAnswer, now: TicketNow | null): ScanAnswer {
   return { result: 'ALREADY_CHECKED_IN', attendee: now.attendee, checked_in_at: at, gate: now.gate, ...day }
 }
 
+/** A ticket's state on the day of a first answer (an answer without a day: its latest day), from its admissions. */
+export function ticketNow(attendee: Attendee, days: AdmissionRow[], first: ScanAnswer): TicketNow {
+  const day = 'day' in first ? first.day : undefined
+  const on = day === undefined ? latestDay(days) : days.find((a) => a.day === day)
+  return { checkedInAt: on?.checkedInAt ?? null, gate: on?.gate ?? null, attendee }
+}
+
+/** A scan to decide: which way, when, the event day that time counts for (dayOf), at which gate, under which scan_id. */
+export interface ScanMove {
+  direction: Direction
+  at: Date
+  day: string
+  gate: string
+  scanId: string
+  offline: boolean
+}
+
+/**
+ * What a scan does to a ticket, decided by contract/admission.ts from the ticket's admission on the scan's day: the
+ * answer, and that day's admission as it stands after the scan when the scan made or changed it. The one decision of
+ * the live scan and the sync.
+ */
+export function admitScan(
+  ticket: { id: number; attendee: Attendee },
+  today: AdmissionRow | undefined,
+  move: ScanMove,
+  rules: AdmissionRules,
+): { answer: ScanAnswer; saved?: AdmissionRow } {
+  const { attendee } = ticket
+  const at = move.at.toISOString()
+  const day = dayField(rules, move.day)
+  switch (decide(today, move.direction, rules.reentry)) {
+    case 'ADMIT':
+      return {
+        answer: { result: 'CHECKED_IN', attendee, checked_in_at: at, ...day },
+        saved: {
+          participantId: ticket.id,
+          day: move.day,
+          checkedInAt: move.at,
+          gate: move.gate,
+          scanId: move.scanId,
+          offline: move.offline,
+          inside: true,
+          movedAt: move.at,
+        },
+      }
+    case 'REENTER':
+      return { answer: { result: 'CHECKED_IN', attendee, checked_in_at: at, ...day, reentry: true }, saved: { ...today!, inside: true, movedAt: move.at } }
+    case 'ALREADY_IN':
+      return { answer: { result: 'ALREADY_CHECKED_IN', attendee, checked_in_at: iso(today!.checkedInAt), gate: today!.gate, ...day } }
+    case 'OUT':
+      return { answer: { result: 'CHECKED_OUT', attendee, checked_out_at: at, ...day }, saved: { ...today!, inside: false, movedAt: move.at } }
+    case 'NOT_INSIDE':
+      return { answer: { result: 'NOT_INSIDE', attendee, ...day } }
+    case 'NO_REENTRY':
+      return { answer: { result: 'NOT_INSIDE', attendee, ...day, reentry_off: true } }
+  }
+}
+
 /** An offline scan's time in the ticket's door window: not before the ticket was collected, not after now. */
 export function clampScan(scannedAt: string, collectedAt: Date, now: Date): Date {
   return new Date(Math.max(collectedAt.getTime(), Math.min(Date.parse(scannedAt), now.getTime())))
 }
 
 /** Which of these codes were tickets of the event, given back since (issue 22 item 12). */
-export async function givenBack(db: Db, eventId: number, codes: string[]): Promise<Set<string>> {
+async function givenBack(db: Db, eventId: number, codes: string[]): Promise<Set<string>> {
   if (codes.length === 0) return new Set()
   const rows = await db
     .select({ code: releasedTickets.ticketCode })
@@ -196,22 +266,55 @@ export async function givenBack(db: Db, eventId: number, codes: string[]): Promi
   return new Set(rows.map((r) => r.code))
 }
 
+/**
+ * The answers for codes of no ticket of the event, live or synced (nothing is recorded for them): TRANSFERRED for a
+ * code that stopped working when its ticket went to a friend, UNKNOWN_TICKET marked given back for a ticket of the
+ * event given back, else UNKNOWN_TICKET naming another event's ticket when the viewer may see that event. Three
+ * reads, for any number of codes.
+ */
+export async function strayAnswers(db: Db, userId: number, eventId: number, codes: string[]): Promise<Map<string, ScanAnswer>> {
+  if (codes.length === 0) return new Map()
+  const elsewhere = await db
+    .select({ code: participants.ticketCode, eventName: events.name, eventVisible: mayView(userId) })
+    .from(participants)
+    .innerJoin(events, eq(events.id, participants.eventId))
+    .where(and(inArray(participants.ticketCode, codes), ne(participants.eventId, eventId)))
+  const others = new Map(elsewhere.map((o) => [o.code!, otherEvent(o)]))
+  const transferred = await transferredCodes(db, eventId, codes)
+  const released = await givenBack(db, eventId, codes)
+  return new Map(
+    codes.map((code): [string, ScanAnswer] => [
+      code,
+      transferred.has(code)
+        ? { result: 'TRANSFERRED' }
+        : released.has(code)
+          ? { result: 'UNKNOWN_TICKET', other_event: null, given_back: true }
+          : { result: 'UNKNOWN_TICKET', other_event: others.get(code) ?? null },
+    ]),
+  )
+}
+
 /** The day field of an answer: only on a multi-day event, so a single-day event's answers read as before. */
 export const dayField = (rules: AdmissionRules, day: string) => (rules.days.length > 1 ? { day } : {})
 
+/** What the door's access needs of the event in scope: its state and whether the user may check its tickets. */
+export const doorColumns = (userId: number) => ({ state: events.state, allowed: mayDoor(userId) })
+
+/** Whether a door call may go on at an event (read with doorColumns): null when yes, else the refusal. */
+export function doorRefusal(event: { state: string; allowed: boolean }): Refusal | null {
+  if (!event.allowed) return 'notDoor'
+  if (!DOOR_STATE_SET.has(event.state)) return 'doorClosed'
+  return null
+}
+
 /** Whether the user may check tickets at the event now: null when yes, else the refusal. */
 export async function doorAccess(db: Db, userId: number, eventId: number): Promise<Refusal | null> {
-  const [row] = await db
-    .select({ state: events.state, allowed: mayDoor(userId) })
-    .from(events)
-    .where(eq(events.id, eventId))
+  const [row] = await db.select(doorColumns(userId)).from(events).where(eq(events.id, eventId))
   if (!row) {
     // No such event: 404 for someone with a role, the same 403 as for a known event for anyone else, so that a
     // student cannot tell which ids are drafts.
     const r = await rolesRepository(db).of(userId)
     return r.admin || r.councils.length > 0 || r.door_events.length > 0 ? 'eventNotFound' : 'notDoor'
   }
-  if (!row.allowed) return 'notDoor'
-  if (!DOOR_STATE_SET.has(row.state)) return 'doorClosed'
-  return null
+  return doorRefusal(row)
 }

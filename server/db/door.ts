@@ -3,12 +3,17 @@
 //
 // Safe under retries and races:
 // - A scan is recorded in door_scans under the device's scan_id (the primary key) in the same transaction as the
-//   check-in it made, with its answer; a repeated scan_id does not decide again (a concurrent repeat waits on the
-//   key until the first commits): it answers the ticket's state now (issue 21 item 13), which is the first answer
-//   as long as the check-in that scan made stands, ALREADY_CHECKED_IN when another scan's check-in stands, and
-//   NOT_CHECKED_IN once the check-in was undone. A code of no ticket records nothing.
-// - A live check-in is ONE conditional update (`... WHERE checked_in_at IS NULL RETURNING`): of any number of
-//   gates scanning one ticket at once, exactly one updates the row; the others read who got in and when.
+//   admission it made, with its answer; a repeated scan_id does not decide again: it answers the ticket's state now
+//   (issue 21 item 13), which is the first answer as long as the check-in that scan made stands, ALREADY_CHECKED_IN
+//   when another scan's check-in stands, and NOT_CHECKED_IN once the check-in was undone. A code of no ticket records
+//   nothing.
+// - Every scan, live or synced, locks the event's row (FOR KEY SHARE), then its tickets' rows (FOR UPDATE, in id
+//   order), then claims its scan_ids (door-tickets.ts lockTickets): of any number of gates scanning one ticket at once,
+//   one at a time decides it, from the admissions the one before left, so exactly one admits it for the day; a repeat
+//   of a scan_id still being decided waits on the key, and is asked again once that scan has committed.
+// - A good live scan is three statements (door-scan.ts): the lock, which reads who may scan, the event's rules, the
+//   ticket's time-code secret and the scan_id's first answer with it; the ticket's admissions; and one statement
+//   that claims the scan_id with its answer and writes the admission and the ticket's mirror.
 // - Offline scans (sync) are applied in `scanned_at` order and carry their own time, clamped to the ticket's door
 //   window (not before the ticket was collected, not after now: issue 21 item 6). Of two offline scans of one
 //   ticket the earliest `scanned_at` is the check-in, whichever reached the server first: a later-synced earlier
@@ -17,11 +22,10 @@
 //   on its next sync of it. A live (online) check-in is never taken over: the server let that person in in real
 //   time, and an offline scan synced after it is reported ALREADY_CHECKED_IN whatever its time.
 // - A sync is bounded work whatever it carries (issue 21 item 1: 30 syncs of 100 codes of no ticket were 3,000
-//   transactions and made every other call wait): a fixed number of statements. Two reads first (which codes are
-//   tickets of the event, and the other codes' events); codes of no ticket stop there. Then one transaction: the
-//   scans' ids claimed in id order and the tickets locked next in id order (the order a live check-in takes its
-//   locks in too, so the two never deadlock), the decisions made in memory in scanned_at order, and each kind of
-//   write made once for the whole batch.
+//   transactions and made every other call wait): a fixed number of statements. Reads first (which codes are
+//   tickets of the event, and what the others answer); codes of no ticket stop there. Then one transaction: the
+//   tickets locked (as above), their scans' ids claimed in id order, the decisions made in memory in scanned_at
+//   order (door-tickets.ts admitScan, the live scan's too), and each kind of write made once for the whole batch.
 import { doorListRepository } from './door-list.ts'
 import { doorScanRepository } from './door-scan.ts'
 import { doorSyncRepository } from './door-sync.ts'

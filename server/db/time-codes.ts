@@ -1,13 +1,14 @@
-// The door's check of a ticket's time code (issue 25 item 1; the code itself: contract/time-code.ts). Before a scan
-// is looked up, the text read is split into the ticket code and its time code, and refused (EXPIRED_CODE) when the
-// event's tickets rotate and the time code is missing, wrong or outside the step of its time and one either side:
-// the server's clock for a live scan, the scan's scanned_at at sync. A code of no ticket of the event is passed on
-// as it is, to be answered as before (UNKNOWN_TICKET, TRANSFERRED). Nothing is recorded for a refused scan.
+// The sync's check of its scans' time codes (issue 25 item 1; the code itself: contract/time-code.ts). Before the
+// scans are looked up, each text read is split into the ticket code and its time code, and refused (EXPIRED_CODE) when
+// the event's tickets rotate and the time code is missing, wrong or outside the step of the scan's scanned_at and one
+// either side. A code of no ticket of the event is passed on as it is, to be answered as before (UNKNOWN_TICKET,
+// TRANSFERRED). Nothing is recorded for a refused scan. (A live scan checks its time code by the server's clock with
+// the ticket's row lock, which reads the secret: server/db/door-scan.ts.)
 import { and, eq, inArray } from 'drizzle-orm'
 import { splitScan } from '../../contract/scan-text.ts'
 import { timeCodeAdmits } from '../../contract/time-code-check.ts'
 import type { Db } from './index.ts'
-import { doorScans, events, participants } from './schema.ts'
+import { events, participants } from './schema.ts'
 
 export interface Screened {
   /** The ticket code alone: what the scan is looked up and recorded by. */
@@ -25,18 +26,4 @@ export async function screenScans(db: Db, eventId: number, scans: { text: string
     .where(and(eq(participants.eventId, eventId), inArray(participants.ticketCode, [...new Set(split.map((s) => s.code))])))
   const secrets = new Map(rows.map((r) => [r.code!, r.rotating ? r.secret : null]))
   return Promise.all(split.map(async (s) => ({ code: s.code, expired: !(await timeCodeAdmits(s.time, secrets.get(s.code), true, s.atMs)) })))
-}
-
-/**
- * A live scan, checked by the server's clock. A retry of a scan already recorded for this ticket (its answer was
- * lost on the way) is not refused for the time gone by: it gets its first answer again, as any repeated scan_id.
- */
-export async function screenLive(db: Db, eventId: number, text: string, scanId: string, now = Date.now()): Promise<Screened> {
-  const [screened] = await screenScans(db, eventId, [{ text, atMs: now }])
-  if (!screened.expired) return screened
-  const [prior] = await db
-    .select({ code: doorScans.ticketCode })
-    .from(doorScans)
-    .where(and(eq(doorScans.scanId, scanId), eq(doorScans.eventId, eventId)))
-  return prior?.code === screened.code ? { ...screened, expired: false } : screened
 }

@@ -6,6 +6,7 @@ import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import { POINTS_MESSAGES } from '../../contract/points.ts'
 import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
 import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code-check.ts'
+import type { ScanAnswer } from '../db/door.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -73,6 +74,46 @@ export const DOOR_MESSAGES = {
   notInside: 'This ticket is not inside now: scan it with the gate set to In.',
   reentryOff: 'This event has no re-entry: tickets are not scanned out. Set the gate to In.',
 } as const
+
+// The door's rows (issue 38 item 1): what a scan answered (ScanAnswer, server/db/door-tickets.ts: a value of the
+// repository, not a refusal) to its status and, for an answer that refuses, the message the volunteer reads; the two
+// whose words depend on the answer choose them from it. The answer's own fields go on the wire beside them.
+type LetThrough = Extract<ScanAnswer, { result: 'CHECKED_IN' | 'CHECKED_OUT' }>
+const SCAN_ANSWERS: {
+  [R in ScanAnswer['result']]: R extends LetThrough['result']
+    ? { status: 200 }
+    : { status: 404 | 409 | 410; message: string | ((answer: ScanAnswer) => string) }
+} = {
+  CHECKED_IN: { status: 200 },
+  CHECKED_OUT: { status: 200 },
+  ALREADY_CHECKED_IN: { status: 409, message: DOOR_MESSAGES.alreadyCheckedIn },
+  // A repeated scan_id whose check-in was undone since (issue 21 item 13).
+  NOT_CHECKED_IN: { status: 409, message: DOOR_MESSAGES.undoneScan },
+  NOT_INSIDE: { status: 409, message: (a) => ('reentry_off' in a && a.reentry_off ? DOOR_MESSAGES.reentryOff : DOOR_MESSAGES.notInside) },
+  UNKNOWN_TICKET: {
+    status: 404,
+    message: (a) =>
+      'given_back' in a && a.given_back
+        ? DOOR_MESSAGES.givenBack
+        : 'other_event' in a && a.other_event
+          ? DOOR_MESSAGES.otherEvent(a.other_event)
+          : DOOR_MESSAGES.unknownTicket,
+  },
+  TRANSFERRED: { status: 404, message: DOOR_MESSAGES.transferred },
+  EXPIRED_CODE: { status: 410, message: DOOR_MESSAGES.expiredCode },
+}
+
+/**
+ * A scan's answer as the door's calls send it: its status, and its body: `error`, the message when it refuses, then
+ * the answer's fields (the notes the repository keeps to choose the message, such as `given_back`, are outside the
+ * declared answers, so they are never sent).
+ */
+export function doorReply(answer: ScanAnswer) {
+  if (answer.result === 'CHECKED_IN' || answer.result === 'CHECKED_OUT')
+    return { status: SCAN_ANSWERS[answer.result].status, body: { error: false as const, ...answer } }
+  const { status, message } = SCAN_ANSWERS[answer.result]
+  return { status, body: { error: true as const, message: typeof message === 'string' ? message : message(answer), ...answer } }
+}
 
 export const USER_MESSAGES = {
   updated: 'Profile updated',
