@@ -14,6 +14,7 @@ import { council, eventDetail, eventsByState, myEvent, team, user } from './enti
 import { ANSWERS_BODY_LIMIT, answersField, ORG_CALLS } from './org.ts'
 import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
+import { PAYMENT_CALLS } from './payments.ts'
 import { OPS_CALLS } from './ops.ts'
 import { POINTS_CALLS } from './points.ts'
 import { TRANSFER_CALLS } from './transfer.ts'
@@ -233,7 +234,12 @@ export const STUDENT_CALLS = {
     summary: 'Registers the caller for an individual event open for registration, with the answers to its questions.',
     body: fields({ ...eventRef, answers: answersField }),
     bodyLimit: ANSWERS_BODY_LIMIT,
-    answers: { 200: ok({ message }), ...bearer(403, 404, 409) },
+    answers: {
+      // API.md Part 4: an event with a fee and no tickets holds the registration until pay_by (first: the answer is
+      // serialised by the first shape it fits, and every answer fits the plain one).
+      200: z.union([ok({ result: z.literal('PAYMENT_PENDING'), pay_by: z.string(), message }), ok({ message })]),
+      ...bearer(403, 404, 409),
+    },
   },
   claimTicket: {
     method: 'POST',
@@ -247,6 +253,8 @@ export const STUDENT_CALLS = {
       200: z.union([
         ok({ result: z.literal('CLAIMED'), message, ticket_code: z.string() }),
         ok({ result: z.literal('IN_DRAW'), draw_at: z.string(), message }),
+        // API.md Part 4: on a paid event the place is held until pay_by; the ticket comes once it is paid.
+        ok({ result: z.literal('PAYMENT_PENDING'), pay_by: z.string(), message }),
       ]),
       ...bearer(403, 404, 409),
     },
@@ -315,6 +323,7 @@ export const CALLS = {
   ...ORG_CALLS,
   ...DOOR_CALLS,
   ...AROUND_CALLS,
+  ...PAYMENT_CALLS,
   ...OPS_CALLS,
   ...POINTS_CALLS,
   ...TRANSFER_CALLS,

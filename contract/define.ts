@@ -94,7 +94,7 @@ export interface CallSpec {
   path: string
   auth: Auth
   summary: string
-  tag: 'auth' | 'user' | 'events' | 'teams' | 'councils' | 'server' | 'organiser' | 'door' | 'around' | 'points'
+  tag: 'auth' | 'user' | 'events' | 'teams' | 'councils' | 'server' | 'organiser' | 'door' | 'around' | 'points' | 'payments'
   params?: z.core.$ZodType
   querystring?: z.core.$ZodType
   body?: z.core.$ZodType

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini'
 import { EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
 import { doc, url } from './define.ts'
+import { PAYMENT_METHODS, PAYMENT_STATUSES } from './payment-rules.ts'
 
 /** What the signed-in user may do beyond being a student (API.md Part 2 "Roles"). */
 export const roles = doc(
@@ -66,6 +67,38 @@ export const drawEntry = doc(z.object({ entered_at: z.string(), result: z.enum(D
   id: 'DrawEntry',
 })
 
+/**
+ * An event's payment settings (API.md Part 4), on EventDetail and the console's events, null when the fee is 0.
+ * `methods`: those the event takes that are available (Razorpay configured on the server; UPI where the council has
+ * its UPI id and payee name).
+ */
+export const paymentSettings = doc(
+  z.object({
+    pay_within_minutes: z.int(),
+    refund_until_hours: z.int(),
+    methods: z.array(z.enum(PAYMENT_METHODS)),
+  }),
+  { id: 'PaymentSettings' },
+)
+
+/**
+ * The caller's payment for their place (API.md Part 4): `amount` in paise; `pay_by` the held place's deadline;
+ * `receipt` the receipt's number once PAID (the PDF: GET /event/p/receipt/{event_id}); beyond API.md `reference`, ours,
+ * in a UPI payment's note and at the desk.
+ */
+export const participantPayment = doc(
+  z.object({
+    status: z.enum(PAYMENT_STATUSES),
+    amount: z.int(),
+    method: z.nullable(z.enum(PAYMENT_METHODS)),
+    pay_by: z.string(),
+    paid_at: dateTime,
+    receipt: z.nullable(z.string()),
+    reference: z.string(),
+  }),
+  { id: 'ParticipantPayment' },
+)
+
 export const detailParticipant = z.object({
   id: z.int(),
   ticket_collected: z.boolean(),
@@ -86,6 +119,8 @@ export const detailParticipant = z.object({
   answers: z.record(z.string(), z.string()),
   /** Null unless the caller entered the event's draw (API.md Part 3). */
   draw: z.nullable(drawEntry),
+  /** API.md Part 4, on a paid event: null before a place is held, then the caller's payment for it (absent on a free event). */
+  payment: z.optional(z.nullable(participantPayment)),
 })
 
 /** When the server moves the event on by itself (API.md Part 2 "Event lifecycle"); each time or null. */
@@ -191,6 +226,10 @@ export const eventDetail = doc(
     held_until: z.optional(dateTime),
     /** Beyond API.md (issue 25): when the server made this answer; the app corrects the phone's clock by it for the ticket's time code. */
     server_time: z.optional(z.string()),
+    /** API.md Part 4: how the fee is paid (on a paid event only). */
+    payment: z.optional(z.nullable(paymentSettings)),
+    /** Beyond API.md (issue 35): an organiser cancelled the event; its payments are refunded (absent otherwise). */
+    cancelled: z.optional(z.boolean()),
   }),
   { id: 'EventDetail', description: '`ticket_code` is null until a ticket is collected.' },
 )

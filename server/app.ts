@@ -31,6 +31,8 @@ import orgRoutes from './routes/org.ts'
 import scheduler from './plugins/scheduler.ts'
 import { uploads, uploadsDirOf } from './plugins/uploads.ts'
 import { control } from './plugins/control.ts'
+import { payments } from './plugins/payments.ts'
+import { paymentRoutes, razorpayWebhookRoutes } from './routes/payments.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/around.ts'
 import doorRoutes from './routes/door.ts'
@@ -63,6 +65,10 @@ export interface AppOptions {
   scheduler?: false | { intervalMs?: number }
   /** The waitlist/push tick's period (ms); `false`: no timer (tests call app.aroundJobs.tick()). */
   aroundIntervalMs?: number | false
+  /** The payments tick's interval (plugins/payments.ts; default 2 s); false: none (tests call app.paymentJobs.tick()). */
+  paymentsIntervalMs?: number | false
+  /** Razorpay's calls' timeout, ms (default 10 s). */
+  gatewayTimeoutMs?: number
   /**
    * The process's own metrics (CPU, memory, event loop, GC) beside the app's; tests that build many apps in one
    * process turn them off (each set watches the whole process).
@@ -148,11 +154,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auth, { secret, accessTokenSeconds: options.accessTokenSeconds })
   await app.register(rateLimit, { limits: options.rateLimits === false ? false : rateLimitsOf(config, options.rateLimits ?? RATE_LIMITS) })
   await app.register(database, { database: options.database })
-  for (const repository of repositories) await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds })
+  for (const repository of repositories)
+    await app.register(repository, { reuseGraceSeconds: config.refreshReuseGraceSeconds, razorpay: Boolean(config.razorpay) })
   // The embedded database on disk: `npm run cli -- backup` while this server runs (plugins/control.ts).
   await app.register(control, { database: options.database, uploadsDir: uploadsDirOf(config), passphrase: config.backupPassphrase })
   await app.register(scheduler, { intervalMs: options.scheduler === false ? 0 : (options.scheduler?.intervalMs ?? config.schedulerIntervalMs) })
   await app.register(around, { config, intervalMs: options.aroundIntervalMs })
+  await app.register(payments, { config, intervalMs: options.paymentsIntervalMs, timeoutMs: options.gatewayTimeoutMs })
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
   await app.register(openApi)
 
@@ -183,8 +191,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(doorRoutes)
         await signedIn.register(feedRoutes, { config, secret })
         await signedIn.register(pointsRoutes, { config })
+        await signedIn.register(paymentRoutes)
       })
       await api.register(aroundPublicRoutes)
+      await api.register(razorpayWebhookRoutes)
     },
     { prefix: API_PREFIX },
   )

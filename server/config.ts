@@ -1,5 +1,6 @@
 // Configuration from the environment (API.md "Configuration"), read once at start.
 import { isIP } from 'node:net'
+import { RAZORPAY_API_URL, RAZORPAY_CHECKOUT_URL, type RazorpaySettings } from './payments/razorpay.ts'
 import type { PushEndpoints } from './push/endpoint.ts'
 
 /**
@@ -56,6 +57,12 @@ export interface Config {
    * admins at sign-in, so a fresh deployment's first admin needs no command line and no restart.
    */
   adminEmails: string[]
+  /**
+   * Razorpay (issue 35, API.md Part 4): RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET, RAZORPAY_API_URL
+   * (default https://api.razorpay.com; tests point it at a stand-in), RAZORPAY_CHECKOUT_URL (the checkout's script).
+   * Without the keys Razorpay is not offered.
+   */
+  razorpay?: RazorpaySettings
   /** BACKUP_PASSPHRASE: seals the embedded database's backups (AES-256-GCM; server/backup/sealed.ts); restore needs it. */
   backupPassphrase?: string
 }
@@ -192,10 +199,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushEndpoints,
     metrics: { token: metricsToken(env.METRICS_TOKEN), port: metricsPort(env.METRICS_PORT, port) },
     backupPassphrase: env.BACKUP_PASSPHRASE || undefined,
+    razorpay: razorpayOf(env),
     adminEmails: (env.ADMIN_EMAILS ?? '')
       .split(',')
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
+  }
+}
+
+/** Razorpay's settings, all three secrets or none (a half-configured gateway would take money it cannot confirm). */
+function razorpayOf(env: NodeJS.ProcessEnv): RazorpaySettings | undefined {
+  const keyId = env.RAZORPAY_KEY_ID || ''
+  const keySecret = env.RAZORPAY_KEY_SECRET || ''
+  const webhookSecret = env.RAZORPAY_WEBHOOK_SECRET || ''
+  if (!keyId && !keySecret && !webhookSecret) return undefined
+  if (!keyId || !keySecret || !webhookSecret)
+    throw new Error('Razorpay needs RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET together (README: "Paid events"); set all three or none.')
+  for (const [name, value] of [
+    ['RAZORPAY_API_URL', env.RAZORPAY_API_URL],
+    ['RAZORPAY_CHECKOUT_URL', env.RAZORPAY_CHECKOUT_URL],
+  ] as const)
+    if (value && !/^https?:\/\/[^\s]+$/.test(value)) throw new Error(`${name} must be an http(s) URL, not "${value}"`)
+  return {
+    keyId,
+    keySecret,
+    webhookSecret,
+    apiUrl: env.RAZORPAY_API_URL || RAZORPAY_API_URL,
+    checkoutUrl: env.RAZORPAY_CHECKOUT_URL || RAZORPAY_CHECKOUT_URL,
   }
 }
 

@@ -296,6 +296,7 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
         slug: events.slug,
         parent: parentEvent.slug,
         ticketsSold: events.ticketsSold,
+        ticketsHeld: events.ticketsHeld,
         state: events.state,
         fairWindowSeconds: events.fairWindowSeconds,
         fairDrawAt: events.fairDrawAt,
@@ -331,7 +332,9 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
         else if (typeof parentOf.get(e.parent) === 'string')
           problems.push(`${where}.parent: "${e.parent}" is itself a child event; a parent must be a top-level event`)
       }
-      const sold = storedBySlug.get(e.slug)?.ticketsSold ?? 0
+      const stored = storedBySlug.get(e.slug)
+      // Places held for payment (issue 35) are taken as much as tickets are.
+      const sold = stored ? stored.ticketsSold + stored.ticketsHeld : 0
       if (e.ticketCount < sold) problems.push(`${where}.ticket_count: ${e.ticketCount} is below the ${sold} tickets already claimed`)
     }
     // The draw window cannot change once the event has reached TICKET_OPEN (as in the console).

@@ -37,18 +37,30 @@ function randomByte(): number {
   return randomPool[randomAt++]
 }
 
-type ClaimStatus = 'claimed' | 'not_found' | 'not_open' | 'not_registered' | 'already' | 'team_incomplete' | 'sold_out' | 'draw_pending' | `in_draw:${string}`
+type ClaimStatus =
+  | 'claimed'
+  | 'not_found'
+  | 'cancelled'
+  | 'not_open'
+  | 'not_registered'
+  | 'already'
+  | 'team_incomplete'
+  | 'sold_out'
+  | 'draw_pending'
+  | `in_draw:${string}`
+  | `held:${string}`
 
 /**
  * What a claim that was not refused did: collected a ticket, entered the event's draw (a fair opening's window,
  * migration 0011: the entry stands, a second one changes nothing), or found the window closed and the draw not
  * yet run (the caller runs the draw, then claims again).
  */
-export type Claim = { kind: 'ticket'; code: string } | { kind: 'entered'; drawAt: string } | { kind: 'drawPending' }
+export type Claim = { kind: 'ticket'; code: string } | { kind: 'entered'; drawAt: string } | { kind: 'drawPending' } | { kind: 'held'; payBy: string }
 
 /** The refusal for each answer of claim_tickets() other than 'claimed'. */
-const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed' | 'draw_pending' | `in_draw:${string}`>, Refusal> = {
+const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed' | 'draw_pending' | `in_draw:${string}` | `held:${string}`>, Refusal> = {
   not_found: 'eventNotFound',
+  cancelled: 'eventCancelled',
   not_open: 'ticketsNotOpen',
   not_registered: 'notRegistered',
   already: 'alreadyHasTicket',
@@ -134,12 +146,14 @@ export function claimsRepository(db: Db) {
           // The CHECK constraint is the backstop if the conditional update were ever wrong.
           if (isCheckViolation(err, 'events_tickets_within_count')) return refused('soldOut')
           // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
-          if (isUniqueViolation(err, 'participants_ticket_code') && attempt < 4) continue
+          if ((isUniqueViolation(err, 'participants_ticket_code') || isUniqueViolation(err, 'payments_reference')) && attempt < 4) continue
           throw err
         }
         if (status === 'claimed') return done({ kind: 'ticket', code })
         if (status === 'draw_pending') return done({ kind: 'drawPending' })
         if (status.startsWith('in_draw:')) return done({ kind: 'entered', drawAt: status.slice('in_draw:'.length) })
+        // A paid event (issue 35): the place is held until pay_by; the ticket comes once it is paid.
+        if (status.startsWith('held:')) return done({ kind: 'held', payBy: status.slice('held:'.length) })
         const refusal = CLAIM_REFUSALS[status as keyof typeof CLAIM_REFUSALS]
         if (!refusal) throw new Error(`claim_tickets answered ${String(status)}`)
         return refused(refusal)

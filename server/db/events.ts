@@ -5,6 +5,8 @@
 import { and, asc, eq, exists, inArray, isNotNull, ne, or, sql } from 'drizzle-orm'
 import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer, Question, Schedule } from '../../contract/types.ts'
 import { EVENT_STATES, type AnyEventState, type EventState } from '../../contract/constants.ts'
+import { newTicketCode } from './claims.ts'
+import { participantPaymentOf, paymentSettingsOf, paymentsRepository } from './payments.ts'
 import type { Db } from './index.ts'
 import { councils, events, participants, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
@@ -164,8 +166,9 @@ function listFilters(userId: number, query: EventListQuery) {
   return filters
 }
 
-export function eventsRepository(db: Db) {
+export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
   const fair = fairRepository(db)
+  const payments = paymentsRepository(db)
 
   /** The event's row for choosing a refusal, or null. */
   async function find(eventId: number) {
@@ -256,7 +259,7 @@ export function eventsRepository(db: Db) {
     async detail(eventId: number, userId: number, withKeys = false): Promise<EventDetail | null> {
       const [[row], children, [mine], [door]] = await Promise.all([
         db
-          .select({ event: events, organizer: organizerColumns })
+          .select({ event: events, organizer: organizerColumns, upi: sql<boolean>`(${councils.upiVpa} IS NOT NULL AND ${councils.upiName} IS NOT NULL)` })
           .from(events)
           .innerJoin(councils, eq(councils.id, events.organizerId))
           .where(and(eq(events.id, eventId), published)),
@@ -280,7 +283,10 @@ export function eventsRepository(db: Db) {
       if (fields.fair_start && drawn && withKeys) fields.fair_start.keys = drawn.keys
       const draw = mine && fields.fair_start ? await fair.entryOf(eventId, userId, drawn) : null
       const ev = row.event
-      const held = ev.state === 'TICKET_OPEN' && ev.isTicketFeatureEnabled ? await heldUntil(db, eventId, ev.ticketCount - ev.ticketsSold) : null
+      const held =
+        ev.state === 'TICKET_OPEN' && ev.isTicketFeatureEnabled ? await heldUntil(db, eventId, ev.ticketCount - ev.ticketsSold - ev.ticketsHeld) : null
+      // A paid event (issue 35): the caller's payment for their place, and how the fee is paid.
+      const payment = mine && ev.fee > 0 ? await payments.ofStudent(eventId, userId) : null
       return {
         ...fields,
         long_description: row.event.longDescription,
@@ -298,6 +304,8 @@ export function eventsRepository(db: Db) {
               waitlist,
               answers: mine.answers ?? {},
               draw,
+              // Said only on a paid event (issue 35): a free event's participation reads exactly as before.
+              ...(ev.fee > 0 ? { payment: payment ? participantPaymentOf(payment) : null } : {}),
             }
           : false,
         door_checked_in: door !== undefined,
@@ -305,11 +313,18 @@ export function eventsRepository(db: Db) {
         // Said only when on (issue 25 item 3): the detail reads as before for every other event.
         ...(ev.reentry ? { reentry: true } : {}),
         server_time: new Date().toISOString(),
+        // Said only on a paid event, and only once cancelled: a free event's detail reads exactly as before.
+        ...(ev.fee > 0 ? { payment: paymentSettingsOf(ev, { razorpay: options.razorpay === true, upi: Boolean(row.upi) }) } : {}),
+        ...(ev.cancelledAt ? { cancelled: true } : {}),
       }
     },
 
     /** Registers the caller for an individual event that is open for registration, with their answers. */
-    async register(userId: number, eventId: number, given?: Record<string, unknown> | null): Promise<Outcome> {
+    /**
+     * Registers the caller; on an event with a fee and no tickets (issue 35, API.md Part 4) the registration is held for
+     * its payment (a REGISTRATION payment, PENDING until pay_by, in the same statement): answers that pay_by, else null.
+     */
+    async register(userId: number, eventId: number, given?: Record<string, unknown> | null): Promise<Outcome<{ payBy: string } | null>> {
       // The answers are checked against the event's questions before anything is written (400 naming the question).
       let answers: Record<string, string> = {}
       const [asked] = await db
@@ -326,15 +341,26 @@ export function eventsRepository(db: Db) {
       // (Raw SQL: Drizzle's insert-from-select lists every column of the table.)
       const inserted = rowsOf(
         await db.execute(sql`
-          INSERT INTO ${participants} (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}, ${sql.identifier(participants.answers.name)})
-          SELECT ${events.id}, ${userId}::int, ${JSON.stringify(answers)}::jsonb FROM ${events}
-          WHERE ${events.id} = ${eventId} AND ${events.state} = 'REGISTRATION_OPEN' AND ${events.maPpt} = 1
-          ON CONFLICT (${sql.identifier(participants.eventId.name)}, ${sql.identifier(participants.userId.name)}) DO NOTHING
-          RETURNING ${sql.identifier(participants.id.name)}`),
-      )
-      if (inserted.length > 0) return done(undefined)
+          WITH ev AS (
+            SELECT id, fee, pay_within_minutes, is_ticket_feature_enabled FROM events
+              WHERE id = ${eventId} AND state = 'REGISTRATION_OPEN' AND ma_ppt = 1 AND cancelled_at IS NULL
+          ), ins AS (
+            INSERT INTO participants (event_id, user_id, answers)
+              SELECT ev.id, ${userId}::int, ${JSON.stringify(answers)}::jsonb FROM ev
+              ON CONFLICT (event_id, user_id) DO NOTHING
+              RETURNING id
+          ), held AS (
+            INSERT INTO payments (event_id, user_id, participant_id, kind, amount, reference, pay_by)
+              SELECT ev.id, ${userId}::int, ins.id, 'REGISTRATION', ev.fee * 100, ${`CE${newTicketCode()}`}, now() + make_interval(mins => ev.pay_within_minutes)
+                FROM ev, ins WHERE ev.fee > 0 AND NOT ev.is_ticket_feature_enabled
+              RETURNING pay_by
+          )
+          SELECT ins.id, (SELECT pay_by FROM held) AS pay_by FROM ins`),
+      ) as { id: number; pay_by: Date | string | null }[]
+      if (inserted.length > 0) return done(inserted[0].pay_by === null ? null : { payBy: new Date(inserted[0].pay_by).toISOString() })
       const event = await find(eventId)
       if (!event) return refused('eventNotFound')
+      if (event.cancelledAt) return refused('eventCancelled')
       if (event.state !== 'REGISTRATION_OPEN') return refused('registrationNotOpen')
       if (event.maPpt > 1) return refused('teamEvent')
       return refused('alreadyRegistered')

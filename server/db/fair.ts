@@ -112,7 +112,7 @@ export function fairRepository(db: Db) {
       const tx = txn as unknown as Db
       const [row] = rowsOf(
         await tx.execute(sql`
-          SELECT id, organizer_id, fair_seed, fair_draw_at, ticket_count, tickets_sold, now() AS now,
+          SELECT id, organizer_id, fair_seed, fair_draw_at, ticket_count, tickets_sold + tickets_held AS tickets_sold, now() AS now,
                  (SELECT count(*) FROM fair_entrants f WHERE f.event_id = events.id)::int AS entrants,
                  (SELECT count(*) FROM waitlist w WHERE w.event_id = events.id AND w.offered_at IS NOT NULL)::int AS held
             FROM events WHERE id = ${eventId} AND ${due}

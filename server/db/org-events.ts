@@ -42,7 +42,8 @@ const storedOf = (e: EventRow): StoredEvent => ({
   ma_ppt: e.maPpt,
   registration_type: e.registrationType,
   external_registration_link: e.externalRegistrationLink,
-  tickets_sold: e.ticketsSold,
+  // A place held for its payment (issue 35) counts as a ticket sold: ticket_count may not go below both together.
+  tickets_sold: e.ticketsSold + e.ticketsHeld,
   fair_window_seconds: e.fairWindowSeconds,
   state: e.state,
   fair_draw_set: Boolean(e.fairDrawAt || e.fairDrawnAt),

@@ -4,6 +4,21 @@
 
 export type Refusal =
   | 'eventNotFound'
+  // Paid events (issue 35)
+  | 'eventCancelled'
+  | 'paymentNotFound'
+  | 'noHeldPlace'
+  | 'alreadyPaid'
+  | 'awaitingConfirmation'
+  | 'holdExpired'
+  | 'utrUsed'
+  | 'amountMismatch'
+  | 'methodNotOffered'
+  | 'gatewayUnavailable'
+  | 'badSignature'
+  | 'notYourPayment'
+  | 'refundClosed'
+  | 'webhookMismatch'
   | 'registrationNotOpen'
   | 'teamEvent'
   | 'alreadyRegistered'

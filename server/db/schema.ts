@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgEnum,
+  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -78,6 +79,9 @@ export const councils = pgTable('councils', {
   photoUrl: text('photo_url'),
   phoneNumber: text('phone_number'),
   email: text('email'),
+  /** UPI straight to the council (issue 35, API.md Part 4): its UPI id (VPA) and payee name; UPI is offered only with both. */
+  upiVpa: text('upi_vpa'),
+  upiName: text('upi_name'),
   createdAt: createdAt(),
 })
 
@@ -145,6 +149,14 @@ export const events = pgTable(
     reentry: boolean('reentry').notNull().default(false),
     /** Tickets show a code that changes every 30 s (migration 0016, issue 25); false for printed tickets. */
     rotatingCodes: boolean('rotating_codes').notNull().default(true),
+    // Paid events (issue 35, migration 0020): how long a place is held for its payment, until how many hours before the
+    // first date a paid ticket given back is refunded, the methods the event takes, the places held now (kept by the
+    // payments trigger, as tickets_sold by the participants one), and when an organiser cancelled it.
+    payWithinMinutes: integer('pay_within_minutes').notNull().default(15),
+    refundUntilHours: integer('refund_until_hours').notNull().default(24),
+    paymentMethods: jsonb('payment_methods').$type<string[]>().notNull().default(['RAZORPAY', 'UPI', 'DESK']),
+    ticketsHeld: integer('tickets_held').notNull().default(0),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   },
   (t) => [
     index('events_parent').on(t.parentId),
@@ -155,8 +167,11 @@ export const events = pgTable(
     check('events_fee_nonnegative', sql`${t.fee} >= 0`),
     check('events_ma_ppt_positive', sql`${t.maPpt} >= 1`),
     check('events_min_ppt_within_max', sql`${t.minPpt} >= 1 AND ${t.minPpt} <= ${t.maPpt}`),
-    // The backstop against overselling: whatever the code does, the counter cannot pass the limit.
-    check('events_tickets_within_count', sql`${t.ticketsSold} >= 0 AND ${t.ticketsSold} <= ${t.ticketCount}`),
+    // The backstop against overselling: whatever the code does, the tickets and the places held for payment cannot
+    // pass the limit (issue 35: a held place counts while it is held).
+    check('events_tickets_within_count', sql`${t.ticketsSold} >= 0 AND ${t.ticketsHeld} >= 0 AND ${t.ticketsSold} + ${t.ticketsHeld} <= ${t.ticketCount}`),
+    check('events_pay_within_minutes', sql`${t.payWithinMinutes} BETWEEN 1 AND 60`),
+    check('events_refund_until_hours', sql`${t.refundUntilHours} BETWEEN 0 AND 720`),
     check('events_fair_window_range', sql`${t.fairWindowSeconds} >= 0 AND ${t.fairWindowSeconds} <= 3600`),
     check('events_fair_seed_set', sql`${t.fairWindowSeconds} = 0 OR ${t.fairSeed} IS NOT NULL`),
     index('events_fair_draw_due').on(t.fairDrawAt).where(sql`${t.fairDrawAt} IS NOT NULL AND ${t.fairDrawnAt} IS NULL`),
@@ -612,3 +627,107 @@ export const ticketTransfers = pgTable(
   },
   (t) => [uniqueIndex('ticket_transfers_old_code').on(t.oldCode), index('ticket_transfers_event').on(t.eventId)],
 )
+
+/** Receipt numbers (issue 35): one sequence for every council's receipts, taken when a payment becomes PAID. */
+export const paymentReceiptNo = pgSequence('payment_receipt_no', { startWith: 1001 })
+
+/**
+ * A place held or paid for (issue 35, API.md Part 4, migration 0020): one row per hold, whatever the method. A live
+ * one (PENDING, AWAITING_CONFIRMATION, PAID) is unique per student and event; `double_of` marks a second payment for a
+ * place already paid (two payments on one order, Razorpay after UPI), refunded automatically and never live. Amounts
+ * in paise. The trigger payments_count_holds keeps events.tickets_held.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    participantId: integer('participant_id').references(() => participants.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull().default('INR'),
+    status: text('status').notNull().default('PENDING'),
+    method: text('method'),
+    reference: text('reference').notNull(),
+    payBy: timestamp('pay_by', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    razorpayOrderId: text('razorpay_order_id'),
+    razorpayPaymentId: text('razorpay_payment_id'),
+    utr: text('utr'),
+    utrAt: timestamp('utr_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    confirmedBy: integer('confirmed_by').references(() => users.id, { onDelete: 'set null' }),
+    deskMode: text('desk_mode'),
+    receiptNo: integer('receipt_no'),
+    refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true }),
+    razorpayRefundId: text('razorpay_refund_id'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundedBy: integer('refunded_by').references(() => users.id, { onDelete: 'set null' }),
+    expiredAt: timestamp('expired_at', { withTimezone: true }),
+    doubleOf: integer('double_of').references((): any => payments.id),
+    /** A job working on the row (asking the gateway, refunding) until then: another instance leaves it alone. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** When the reconciliation last asked the gateway about this order (a webhook can be lost). */
+    gatewayCheckedAt: timestamp('gateway_checked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payments_reference').on(t.reference),
+    uniqueIndex('payments_razorpay_order').on(t.razorpayOrderId),
+    uniqueIndex('payments_razorpay_payment').on(t.razorpayPaymentId),
+    uniqueIndex('payments_utr').on(t.utr),
+    uniqueIndex('payments_receipt_no').on(t.receiptNo),
+    uniqueIndex('payments_razorpay_refund').on(t.razorpayRefundId),
+    uniqueIndex('payments_live').on(t.eventId, t.userId).where(sql`${t.status} IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID') AND ${t.doubleOf} IS NULL`),
+    index('payments_due').on(t.payBy).where(sql`${t.status} = 'PENDING'`),
+    index('payments_refunds_due').on(t.eventId).where(sql`${t.status} = 'REFUND_PENDING'`),
+    index('payments_event').on(t.eventId, t.status),
+    index('payments_user').on(t.userId),
+    check('payments_amount_positive', sql`${t.amount} > 0`),
+    check('payments_kind', sql`${t.kind} IN ('TICKET', 'REGISTRATION')`),
+    check('payments_status', sql`${t.status} IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED')`),
+    check('payments_method', sql`${t.method} IS NULL OR ${t.method} IN ('RAZORPAY', 'UPI', 'DESK')`),
+    check('payments_desk_mode', sql`${t.deskMode} IS NULL OR ${t.deskMode} IN ('CASH', 'UPI')`),
+    check('payments_currency', sql`${t.currency} = 'INR'`),
+    // Paid, refunding or refunded: when and by which method, with its receipt.
+    check('payments_paid_has_method', sql`${t.status} NOT IN ('PAID', 'REFUND_PENDING', 'REFUNDED') OR (${t.paidAt} IS NOT NULL AND ${t.method} IS NOT NULL)`),
+  ],
+)
+
+/**
+ * The money, as it moved (issue 35): a capture or a refund, in paise, written in the same transaction as the
+ * payment's status. Captured − refunded = the amounts of PAID payments + those of REFUND_PENDING ones, always.
+ * `gateway_ref` names what moved it (a Razorpay payment or refund id, `utr:<UTR>`, `desk:<payment id>`), once per kind.
+ */
+export const paymentLedger = pgTable(
+  'payment_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    eventId: integer('event_id').notNull(),
+    kind: text('kind').notNull(),
+    method: text('method').notNull(),
+    amount: integer('amount').notNull(),
+    gatewayRef: text('gateway_ref').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_ledger_ref').on(t.kind, t.gatewayRef),
+    index('payment_ledger_event').on(t.eventId),
+    check('payment_ledger_kind', sql`${t.kind} IN ('CAPTURE', 'REFUND')`),
+    check('payment_ledger_amount_positive', sql`${t.amount} > 0`),
+  ],
+)
+
+/** Every webhook the gateway sent, by its event id (X-Razorpay-Event-Id): recorded once, with what it did. */
+export const gatewayEvents = pgTable('gateway_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  payload: jsonb('payload').notNull(),
+  outcome: text('outcome').notNull(),
+})

@@ -17,11 +17,13 @@ interface LockedEvent {
   is_ticket_feature_enabled: boolean
   ticket_count: number
   tickets_sold: number
+  /** Places held for payment (issue 35): taken as much as tickets are. */
+  tickets_held: number
 }
 
 async function lockEvent(tx: Db, eventId: number): Promise<LockedEvent> {
   const [ev] = rowsOf(
-    await tx.execute(sql`SELECT state, is_ticket_feature_enabled, ticket_count, tickets_sold FROM events WHERE id = ${eventId} FOR UPDATE`),
+    await tx.execute(sql`SELECT state, is_ticket_feature_enabled, ticket_count, tickets_sold, tickets_held FROM events WHERE id = ${eventId} FOR UPDATE`),
   ) as LockedEvent[]
   if (!ev || ev.state === 'DRAFT') throw new Refused('eventNotFound')
   return ev
@@ -120,7 +122,7 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
             const [{ held }] = rowsOf(
               await tx.execute(sql`SELECT count(*)::int AS held FROM waitlist WHERE event_id = ${eventId} AND offered_at IS NOT NULL`),
             ) as { held: number }[]
-            if (ev.tickets_sold + Number(held) < ev.ticket_count) throw new Refused('notSoldOut')
+            if (Number(ev.tickets_sold) + Number(ev.tickets_held) + Number(held) < Number(ev.ticket_count)) throw new Refused('notSoldOut')
             await tx.execute(sql`INSERT INTO waitlist (event_id, user_id) VALUES (${eventId}, ${userId}) ON CONFLICT DO NOTHING`)
           }
           const place = await waitlistPlaceOf(tx, eventId, userId)
@@ -155,7 +157,7 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
             WHERE e.state = 'TICKET_OPEN' AND e.is_ticket_feature_enabled
               AND EXISTS (SELECT 1 FROM waitlist w WHERE w.event_id = e.id)
               AND (EXISTS (SELECT 1 FROM waitlist w WHERE w.event_id = e.id AND w.offer_expires_at <= now())
-                   OR e.ticket_count - e.tickets_sold > (SELECT count(*) FROM waitlist w WHERE w.event_id = e.id AND w.offered_at IS NOT NULL))
+                   OR e.ticket_count - e.tickets_sold - e.tickets_held > (SELECT count(*) FROM waitlist w WHERE w.event_id = e.id AND w.offered_at IS NOT NULL))
             LIMIT 100`),
       ) as { id: number }[]
       let expired = 0

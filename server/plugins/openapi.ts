@@ -29,6 +29,7 @@ export const openApi = fp(
           { name: 'teams', description: 'Teams of team events' },
           { name: 'councils', description: 'The council directory' },
           { name: 'server', description: 'For operators and proxies' },
+          { name: 'payments', description: 'Paid events: the held place, Razorpay, UPI straight to the council, the desk (API.md Part 4)' },
         ],
       },
       transform: jsonSchemaTransform,

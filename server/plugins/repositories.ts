@@ -48,13 +48,23 @@ export const database = fp(async (app, { database }: { database: Database }) => 
 
 const DB = ['database']
 
+/** What the repositories take of the configuration. */
+export interface RepositoryOptions {
+  reuseGraceSeconds?: number
+  /** Whether Razorpay is configured (its keys set): then it is offered on paid events. */
+  razorpay?: boolean
+}
+
 export const repositories = [
-  fp(async (app) => void app.decorate('eventsRepository', eventsRepository(app.db)), { name: 'events-repository', dependencies: DB }),
+  fp(async (app, options: RepositoryOptions) => void app.decorate('eventsRepository', eventsRepository(app.db, { razorpay: options.razorpay })), {
+    name: 'events-repository',
+    dependencies: DB,
+  }),
   fp(async (app) => void app.decorate('claimsRepository', claimsRepository(app.db)), { name: 'claims-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('teamsRepository', teamsRepository(app.db, randomInviteCode)), { name: 'teams-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('usersRepository', usersRepository(app.db)), { name: 'users-repository', dependencies: DB }),
   fp(
-    async (app, { reuseGraceSeconds }: { reuseGraceSeconds?: number }) =>
+    async (app, { reuseGraceSeconds }: RepositoryOptions) =>
       void app.decorate('sessionsRepository', sessionsRepository({ db: app.db, tokens: app.tokens, reuseGraceSeconds })),
     {
       name: 'sessions-repository',

@@ -34,7 +34,9 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.register),
     config: writes,
     handler: async (request) => {
-      valueOf(await events.register(request.userId, request.body.event_id, request.body.answers))
+      const held = valueOf(await events.register(request.userId, request.body.event_id, request.body.answers))
+      // A paid event without tickets (issue 35): the registration is held until it is paid.
+      if (held) return { error: false as const, result: 'PAYMENT_PENDING' as const, pay_by: held.payBy, message: MESSAGES.payBy(held.payBy) }
       return { error: false as const, message: MESSAGES.registered }
     },
   })
@@ -59,6 +61,10 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!outcome.ok) app.metrics.claim(outcome)
       const claim = valueOf(outcome)
       if (claim.kind === 'drawPending') throw new HttpError(503, MESSAGES.drawRunning, { 'retry-after': '1' })
+      if (claim.kind === 'held') {
+        app.metrics.claim({ ok: true })
+        return { error: false as const, result: 'PAYMENT_PENDING' as const, pay_by: claim.payBy, message: MESSAGES.payBy(claim.payBy) }
+      }
       if (claim.kind === 'entered') {
         app.metrics.claim({ ok: true, entered: true })
         return { error: false as const, result: 'IN_DRAW' as const, draw_at: claim.drawAt, message: MESSAGES.inDraw(claim.drawAt) }

@@ -25,6 +25,8 @@ export const MESSAGES = {
   /** A fair opening's entry (issue 24): when the result comes, in the app's time zone. */
   inDraw: (drawAt: string) => `You are in the draw. Results at ${kolkataTime(drawAt)}.`,
   drawRunning: 'The draw is being made: try again in a moment.',
+  /** A paid event's held place (issue 35, API.md Part 4): when it must be paid, in the app's time zone. */
+  payBy: (payBy: string) => `Your place is held: pay by ${kolkataTime(payBy)} to get your ticket.`,
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',
@@ -139,6 +141,21 @@ export const kolkataTime = (iso: string) => KOLKATA_TIME.format(new Date(iso)).r
 
 const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   eventNotFound: { status: 404, message: MESSAGES.eventNotFound },
+  eventCancelled: { status: 403, message: 'This event was cancelled: its payments are being refunded.' },
+  paymentNotFound: { status: 404, message: 'Payment not found.' },
+  noHeldPlace: { status: 409, message: 'No place is held for you at this event: claim one first.' },
+  alreadyPaid: { status: 409, message: 'Your place is already paid: your ticket is in the app.' },
+  awaitingConfirmation: { status: 409, message: 'Your UPI payment is waiting for the council to confirm it: nothing more to pay.' },
+  holdExpired: { status: 409, message: 'Your held place was not paid in time and has been released: claim again if places are left.' },
+  utrUsed: { status: 409, message: 'This UTR was already given for another payment: check the 12 digits in your UPI app.' },
+  amountMismatch: { status: 400, message: 'The amount paid is not the fee of this place.' },
+  methodNotOffered: { status: 403, message: 'This event does not take payments this way: choose another way to pay.' },
+  // The gateway did not answer: a passing condition, worth a retry (Retry-After).
+  gatewayUnavailable: { status: 503, message: 'Payments are briefly unavailable: nothing was charged. Try again in a minute.' },
+  badSignature: { status: 400, message: 'The payment could not be verified: nothing was recorded. If money left your account, it is refunded automatically.' },
+  notYourPayment: { status: 403, message: 'This payment belongs to another student’s place.' },
+  refundClosed: { status: 403, message: 'Paid tickets of this event can no longer be given back for a refund: you can still transfer yours to a friend.' },
+  webhookMismatch: { status: 400, message: 'The webhook does not match the order it names.' },
   registrationNotOpen: { status: 403, message: MESSAGES.registrationNotOpen },
   teamEvent: { status: 403, message: MESSAGES.teamEvent },
   alreadyRegistered: { status: 409, message: MESSAGES.alreadyRegistered },

@@ -170,7 +170,7 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
         await refresh() // its code
         return { toast: TICKET_CLAIMED }
       }
-      if (answer.result === 'IN_DRAW') {
+      if (answer.result === 'IN_DRAW' || answer.result === 'PAYMENT_PENDING') {
         // A fair opening's window (issue 24): entered in the draw; the event as the server now holds it ('In the
         // draw', "Results at ...", and the fetch at draw_at).
         await refresh()

@@ -28,7 +28,8 @@ const CATALOGUE = {
   ],
   events: [
     base('upcoming', { state: 'UPCOMING', dates: ['2026-12-20T10:00:00+05:30'] }),
-    base('open', { state: 'REGISTRATION_OPEN', fee: 100, dates: ['2026-11-24T10:00:00+05:30'] }),
+    // Free: a fee without tickets would hold the registration for its payment (API.md Part 4; test/server/payments.test.ts).
+    base('open', { state: 'REGISTRATION_OPEN', dates: ['2026-11-24T10:00:00+05:30'] }),
     base('team-open', { state: 'REGISTRATION_OPEN', ma_ppt: 4 }),
     base('closed', { state: 'REGISTRATION_CLOSED' }),
     // First come, first served: imported straight into TICKET_OPEN, a new ticketed event would open with a draw window.

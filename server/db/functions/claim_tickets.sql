@@ -1,5 +1,9 @@
 -- A batch of ticket claims for one event, one word per claim in the order given:
---   claimed | in_draw:<draw_at, ISO UTC> | draw_pending | not_found | not_open | not_registered | already | team_incomplete | sold_out
+--   claimed | held:<pay_by, ISO UTC> | in_draw:<draw_at, ISO UTC> | draw_pending | not_found | cancelled | not_open | not_registered |
+--   already | team_incomplete | sold_out
+-- On an event with a fee (issue 35) a claim that would collect a ticket holds the place instead: a PENDING payment
+-- until pay_by (tickets_held counts it, under the same lock and CHECK as tickets_sold); a student already holding one
+-- gets it again.
 -- The server (server/db/claims.ts) sends the claims that arrive while the previous batch is in the database as one
 -- call: one lock of the event row and one commit for the batch. Never more than ticket_count: while tickets are left
 -- the event row is locked FOR UPDATE before any participant row (one lock order for every claim), and the places held
@@ -12,7 +16,7 @@
 -- events_tickets_within_count is the backstop.
 -- The draw key is HMAC-SHA256(seed, '<user id>:<nonce>') (API.md Part 3): p_nonces[i] is the entrant's nonce, made by
 -- the app (or the server); a second entry keeps the first (ON CONFLICT DO NOTHING), so the key never changes.
--- Migrations: 0002, 0004, 0006, 0011, 0013, 0018 (the last holds this definition).
+-- Migrations: 0002, 0004, 0006, 0011, 0013, 0018, 0020 (the last holds this definition).
 CREATE OR REPLACE FUNCTION claim_tickets(p_event_id integer, p_user_ids integer[], p_codes text[], p_nonces text[]) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -27,14 +31,20 @@ DECLARE
   draw_at timestamptz;
   pads bytea[];
   i integer;
+  pid integer;
+  hold_until timestamptz;
 BEGIN
   IF n <> coalesce(cardinality(p_codes), 0) OR n <> coalesce(cardinality(p_nonces), 0) THEN
     RAISE EXCEPTION 'claim_tickets: % students but % codes and % nonces', n, cardinality(p_codes), cardinality(p_nonces);
   END IF;
-  SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.ticket_count, e.min_ppt, e.fair_draw_at, e.fair_drawn_at, e.fair_seed INTO ev
+  SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.tickets_held, e.ticket_count, e.min_ppt, e.fair_draw_at, e.fair_drawn_at, e.fair_seed,
+         e.fee, e.pay_within_minutes, e.cancelled_at INTO ev
     FROM events e WHERE e.id = p_event_id;
   IF NOT FOUND OR ev.state = 'DRAFT' THEN
     RETURN array_fill('not_found'::text, ARRAY[n]);
+  END IF;
+  IF ev.cancelled_at IS NOT NULL THEN
+    RETURN array_fill('cancelled'::text, ARRAY[n]);
   END IF;
   IF ev.state = 'TICKET_OPEN' AND ev.is_ticket_feature_enabled AND ev.fair_draw_at IS NOT NULL AND ev.fair_drawn_at IS NULL THEN
     IF ev.fair_draw_at <= now() THEN
@@ -63,14 +73,15 @@ BEGIN
       RETURN statuses;
     END IF;
     -- The draw ran (or the event moved) while this waited: the claim goes on first come, first served.
-    SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.ticket_count, e.min_ppt, e.fair_draw_at, e.fair_drawn_at, e.fair_seed INTO ev
+    SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.tickets_held, e.ticket_count, e.min_ppt, e.fair_draw_at, e.fair_drawn_at, e.fair_seed,
+           e.fee, e.pay_within_minutes, e.cancelled_at INTO ev
       FROM events e WHERE e.id = p_event_id;
     IF ev.state = 'TICKET_OPEN' AND ev.is_ticket_feature_enabled AND ev.fair_draw_at IS NOT NULL AND ev.fair_drawn_at IS NULL THEN
       RETURN array_fill('draw_pending'::text, ARRAY[n]);
     END IF;
   END IF;
-  IF ev.tickets_sold < ev.ticket_count AND ev.state = 'TICKET_OPEN' AND ev.is_ticket_feature_enabled THEN
-    SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.ticket_count, e.min_ppt INTO ev
+  IF ev.tickets_sold + ev.tickets_held < ev.ticket_count AND ev.state = 'TICKET_OPEN' AND ev.is_ticket_feature_enabled THEN
+    SELECT e.state, e.is_ticket_feature_enabled, e.tickets_sold, e.tickets_held, e.ticket_count, e.min_ppt, e.fee, e.pay_within_minutes INTO ev
       FROM events e WHERE e.id = p_event_id FOR UPDATE;
   END IF;
   IF ev.state <> 'TICKET_OPEN' OR NOT ev.is_ticket_feature_enabled THEN
@@ -80,7 +91,7 @@ BEGIN
   SELECT count(*) INTO held FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL;
 
   FOR i IN 1 .. n LOOP
-    SELECT p.ticket_collected, p.team_id INTO collected, team
+    SELECT p.id, p.ticket_collected, p.team_id INTO pid, collected, team
       FROM participants p WHERE p.event_id = p_event_id AND p.user_id = p_user_ids[i];
     IF collected IS NULL THEN
       statuses := statuses || 'not_registered'::text;
@@ -89,6 +100,15 @@ BEGIN
     IF collected THEN
       statuses := statuses || 'already'::text;
       CONTINUE;
+    END IF;
+    -- A paid event (issue 35): a student whose place is already held gets that hold again (a retried claim is safe).
+    IF ev.fee > 0 THEN
+      SELECT y.pay_by INTO hold_until FROM payments y
+        WHERE y.event_id = p_event_id AND y.user_id = p_user_ids[i] AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION') AND y.double_of IS NULL;
+      IF FOUND THEN
+        statuses := statuses || ('held:' || to_char(hold_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+        CONTINUE;
+      END IF;
     END IF;
     IF ev.min_ppt > 1 AND team IS NOT NULL THEN
       SELECT count(*) INTO members FROM participants p WHERE p.team_id = team;
@@ -99,22 +119,35 @@ BEGIN
     END IF;
     my_offer := held > 0 AND EXISTS (
       SELECT 1 FROM waitlist w WHERE w.event_id = p_event_id AND w.user_id = p_user_ids[i] AND w.offer_expires_at > now());
-    IF ev.tickets_sold >= ev.ticket_count OR (NOT my_offer AND ev.tickets_sold + held >= ev.ticket_count) THEN
+    IF ev.tickets_sold + ev.tickets_held >= ev.ticket_count OR (NOT my_offer AND ev.tickets_sold + ev.tickets_held + held >= ev.ticket_count) THEN
       statuses := statuses || 'sold_out'::text;
       CONTINUE;
     END IF;
-    UPDATE participants SET ticket_collected = true, ticket_code = p_codes[i], ticket_collected_at = now()
-      WHERE event_id = p_event_id AND user_id = p_user_ids[i] AND ticket_collected = false;
-    IF NOT FOUND THEN
-      statuses := statuses || 'already'::text;
-      CONTINUE;
+    IF ev.fee > 0 THEN
+      -- The place is held for its payment (its own trigger counts it in tickets_held); the ticket comes once paid.
+      -- The claim's random code becomes the hold's reference (in the UPI note, at the desk), never a ticket's code.
+      hold_until := now() + make_interval(mins => ev.pay_within_minutes);
+      INSERT INTO payments (event_id, user_id, participant_id, kind, amount, reference, pay_by)
+        VALUES (p_event_id, p_user_ids[i], pid, 'TICKET', ev.fee * 100, 'CE' || p_codes[i], hold_until);
+      ev.tickets_held := ev.tickets_held + 1;
+    ELSE
+      UPDATE participants SET ticket_collected = true, ticket_code = p_codes[i], ticket_collected_at = now()
+        WHERE event_id = p_event_id AND user_id = p_user_ids[i] AND ticket_collected = false;
+      IF NOT FOUND THEN
+        statuses := statuses || 'already'::text;
+        CONTINUE;
+      END IF;
+      ev.tickets_sold := ev.tickets_sold + 1;
     END IF;
     DELETE FROM waitlist w WHERE w.event_id = p_event_id AND w.user_id = p_user_ids[i];
     IF my_offer THEN
       held := held - 1;
     END IF;
-    ev.tickets_sold := ev.tickets_sold + 1;
-    statuses := statuses || 'claimed'::text;
+    IF ev.fee > 0 THEN
+      statuses := statuses || ('held:' || to_char(hold_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+    ELSE
+      statuses := statuses || 'claimed'::text;
+    END IF;
   END LOOP;
   RETURN statuses;
 END

@@ -4,10 +4,11 @@
 -- (codes from the server's CSPRNG, tickets_sold moved once), the other eligible ones join the waitlist in key order,
 -- push rows for those with a subscription, and the published record (every entrant's key) in fair_draws. Runs only
 -- for a due, undrawn TICKET_OPEN event, whose row it locks; fair_drawn_at set here makes a second call find nothing.
+-- On a paid event (issue 35) winners get their places held for payment (payments rows) instead of tickets.
 -- Answers {entrants, winners, waitlisted}, or NULL. Each entrant's outcome (WON, WAITLISTED, NOT_ELIGIBLE) is kept in
 -- fair_entrants.outcome; a key is HMAC-SHA256(seed, '<user id>:<nonce>'), or of the user id alone for an entry older
 -- than the nonce (computed here only for an entry whose key was not kept at entry).
--- Migrations: 0011, 0013, 0018 (the last holds this definition).
+-- Migrations: 0011, 0013, 0018, 0020 (the last holds this definition).
 CREATE OR REPLACE FUNCTION fair_draw(p_event_id integer, p_ipad bytea, p_opad bytea, p_codes text[]) RETURNS integer[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -15,17 +16,19 @@ DECLARE
   free integer;
   counts integer[];
 BEGIN
-  SELECT e.id, e.name, e.ticket_count, e.tickets_sold, e.fair_seed, e.min_ppt INTO ev FROM events e
+  SELECT e.id, e.name, e.ticket_count, e.tickets_sold, e.tickets_held, e.fair_seed, e.min_ppt, e.fee, e.pay_within_minutes INTO ev FROM events e
     WHERE e.id = p_event_id AND e.state = 'TICKET_OPEN' AND e.is_ticket_feature_enabled
       AND e.fair_draw_at <= now() AND e.fair_drawn_at IS NULL
     FOR UPDATE;
   IF NOT FOUND THEN
     RETURN NULL;
   END IF;
-  free := ev.ticket_count - ev.tickets_sold - (SELECT count(*) FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL);
+  free := ev.ticket_count - ev.tickets_sold - ev.tickets_held - (SELECT count(*) FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL);
   free := greatest(0, least(free, coalesce(cardinality(p_codes), 0)));
-  -- The winners' tickets are counted once below, not row by row by the participants trigger.
+  -- The winners' tickets (or, on a paid event, their held places) are counted once below, not row by row by the
+  -- participants' and payments' triggers.
   PERFORM set_config('campus.bulk_tickets', 'on', true);
+  PERFORM set_config('campus.bulk_holds', 'on', true);
   WITH sized AS (
     -- Team sizes, only where min_ppt asks for them (a one-time false filter otherwise: nothing read).
     SELECT m.team_id, count(*) AS members FROM participants m
@@ -43,11 +46,21 @@ BEGIN
     SELECT k.user_id, k.key, k.eligible, row_number() OVER (ORDER BY k.key) AS at FROM keyed k
   ), placed AS MATERIALIZED (
     SELECT s.user_id, s.key, row_number() OVER (ORDER BY s.at) AS place FROM sorted s WHERE s.eligible
-  ), won AS (
+  ), ticketed AS (
     UPDATE participants p SET ticket_collected = true, ticket_code = p_codes[pl.place::int], ticket_collected_at = now()
       FROM placed pl
-      WHERE p.event_id = p_event_id AND p.user_id = pl.user_id AND pl.place <= free AND NOT p.ticket_collected
+      WHERE ev.fee = 0 AND p.event_id = p_event_id AND p.user_id = pl.user_id AND pl.place <= free AND NOT p.ticket_collected
       RETURNING p.user_id
+  ), held AS (
+    -- A paid event (issue 35): a winner's place is held for its payment; unpaid at pay_by, it goes to the waitlist,
+    -- whose order is the draw's. The winner's code becomes the hold's reference, never a ticket's code.
+    INSERT INTO payments (event_id, user_id, participant_id, kind, amount, reference, pay_by)
+      SELECT p_event_id, p.user_id, p.id, 'TICKET', ev.fee * 100, 'CE' || p_codes[pl.place::int], now() + make_interval(mins => ev.pay_within_minutes)
+        FROM placed pl JOIN participants p ON p.event_id = p_event_id AND p.user_id = pl.user_id
+        WHERE ev.fee > 0 AND pl.place <= free AND NOT p.ticket_collected
+      RETURNING user_id
+  ), won AS (
+    SELECT t.user_id FROM ticketed t UNION ALL SELECT h.user_id FROM held h
   ), queued AS (
     INSERT INTO waitlist (event_id, user_id)
       SELECT p_event_id, pl.user_id FROM placed pl WHERE pl.place > free ORDER BY pl.place
@@ -57,7 +70,10 @@ BEGIN
     INSERT INTO push_outbox (user_id, title, body, url, tag)
       SELECT r.user_id, r.title, r.body, '/event-details/' || p_event_id, 'draw-' || p_event_id
         FROM (
-          SELECT w.user_id, 'You got a ticket' AS title, 'The draw for ' || ev.name || ' is done: your ticket is ready.' AS body FROM won w
+          SELECT w.user_id, 'You got a ticket' AS title, 'The draw for ' || ev.name || ' is done: your ticket is ready.' AS body FROM ticketed w
+          UNION ALL
+          SELECT h.user_id, 'You got a place',
+                 'The draw for ' || ev.name || ' is done: pay within ' || ev.pay_within_minutes || ' minutes to get your ticket.' FROM held h
           UNION ALL
           SELECT q.user_id, 'You are on the waitlist',
                  'The draw for ' || ev.name || ' is done: you are number '
@@ -85,8 +101,12 @@ BEGIN
   )
   SELECT ARRAY[r.entrants, r.winners, r.waitlisted] INTO counts FROM kept r;
   PERFORM set_config('campus.bulk_tickets', 'off', true);
+  PERFORM set_config('campus.bulk_holds', 'off', true);
   -- The CHECK events_tickets_within_count is the backstop: this cannot pass ticket_count (free was bounded above).
-  UPDATE events SET tickets_sold = tickets_sold + counts[2], fair_drawn_at = now(), fair_entrant_count = counts[1] WHERE id = p_event_id;
+  UPDATE events SET tickets_sold = tickets_sold + CASE WHEN ev.fee = 0 THEN counts[2] ELSE 0 END,
+                    tickets_held = tickets_held + CASE WHEN ev.fee > 0 THEN counts[2] ELSE 0 END,
+                    fair_drawn_at = now(), fair_entrant_count = counts[1]
+    WHERE id = p_event_id;
   RETURN counts;
 END
 $$;

@@ -1,7 +1,7 @@
 -- Offers the free places of an event to the first in line, for p_hold_minutes; answers the students offered.
 -- The caller holds the event's row lock (FOR UPDATE), so two calls for one event never offer one place twice.
 -- Each offer queues its push notification (for students with a subscription).
--- Migrations: 0006 (the last holds this definition).
+-- Migrations: 0006, 0020 (the last holds this definition).
 CREATE OR REPLACE FUNCTION waitlist_offer(p_event_id integer, p_hold_minutes integer) RETURNS integer[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -9,11 +9,12 @@ DECLARE
   free integer;
   offered integer[];
 BEGIN
-  SELECT e.id, e.name, e.state, e.is_ticket_feature_enabled, e.ticket_count, e.tickets_sold INTO ev FROM events e WHERE e.id = p_event_id;
+  SELECT e.id, e.name, e.state, e.is_ticket_feature_enabled, e.ticket_count, e.tickets_sold, e.tickets_held INTO ev FROM events e WHERE e.id = p_event_id;
   IF NOT FOUND OR ev.state <> 'TICKET_OPEN' OR NOT ev.is_ticket_feature_enabled THEN
     RETURN '{}';
   END IF;
-  free := ev.ticket_count - ev.tickets_sold - (SELECT count(*) FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL);
+  -- Places held for payment (issue 35) are taken as much as tickets are.
+  free := ev.ticket_count - ev.tickets_sold - ev.tickets_held - (SELECT count(*) FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL);
   IF free <= 0 THEN
     RETURN '{}';
   END IF;
