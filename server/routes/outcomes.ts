@@ -147,6 +147,8 @@ const REFUSALS: Record<Refusal, { status: number; message: string }> = {
   alreadyHasTicket: { status: 409, message: MESSAGES.alreadyHasTicket },
   soldOut: { status: 409, message: MESSAGES.soldOut },
   teamIncomplete: { status: 409, message: MESSAGES.teamIncomplete },
+  // A passing condition (the draw is being made): worth a retry in a second, the Retry-After the claim sends.
+  drawRunning: { status: 503, message: MESSAGES.drawRunning },
   notCompleted: { status: 403, message: MESSAGES.notCompleted },
   notParticipant: { status: 403, message: MESSAGES.notParticipant },
   individualEvent: { status: 403, message: TEAM_MESSAGES.individualEvent },

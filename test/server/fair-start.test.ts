@@ -11,6 +11,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../server/app.ts'
 import { importCatalogue } from '../../server/db/catalogue.ts'
+import { claimsRepository } from '../../server/db/claims.ts'
 import { loadConfig } from '../../server/config.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
@@ -238,6 +239,23 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(draws).toEqual([{ entrants: 1, winners: 1 }])
     const e = await eventRow(t, eventId)
     expect(e.ticketsSold).toBe(3)
+  })
+
+  it('a claim after draw_at whose draw still has not run after three runs is refused drawRunning, with a retry after 1 s; nothing sold', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 2, students: 2 })
+    await open(t, eventId)
+    await claim(eventId, students[0])
+    await windowPassed(t, eventId)
+    // The claims repository as the app builds it, given a draw that never gets made (another instance's, stuck).
+    let runs = 0
+    const stuck = claimsRepository(t.database.db, async () => void runs++)
+    expect(await stuck.claim(students[1].id, eventId)).toEqual({ ok: false, refusal: 'drawRunning', retryAfter: 1 })
+    expect(runs).toBe(3)
+    expect(await holders(t, eventId)).toEqual([])
+    // Once the draw runs, the same claim gets a place that is left.
+    const drawing = claimsRepository(t.database.db, (id) => t.app.fairDraws.drawNow(id))
+    expect(await drawing.claim(students[1].id, eventId)).toMatchObject({ ok: true, value: { kind: 'ticket' } })
+    expect(await holders(t, eventId)).toEqual([students[0].id, students[1].id].sort((a, b) => a - b))
   })
 
   it('the draw checks again what a claim checks: an entrant who left, or whose team fell below min_ppt, neither wins nor waits', async () => {
