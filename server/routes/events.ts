@@ -1,9 +1,8 @@
 // The event calls of API.md: lists, details and the student's actions on an event.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
-import { notFound } from '../errors.ts'
 import { declared } from './declare.ts'
-import { MESSAGES, valueOf } from './outcomes.ts'
+import { MESSAGES, refusal, valueOf } from './outcomes.ts'
 
 const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   const events = app.eventsRepository
@@ -25,7 +24,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { id } = request.params
       const event = id === null ? null : await events.detail(id, request.userId, request.body?.keys === true)
-      if (!event) throw notFound(MESSAGES.eventNotFound)
+      if (!event) throw refusal('eventNotFound')
       return { error: false as const, event }
     },
   })
