@@ -1,6 +1,7 @@
 // The building blocks of every call's declaration (contract/api.ts and the Part 2 files beside it): ids, object
 // bodies, answers and refusals, with the messages the API answers in. No call is declared here.
 import * as z from 'zod/mini'
+import { REFUSAL_CODES } from './refusal-codes.ts'
 
 /** Ids are PostgreSQL `integer` columns: a larger number can name nothing and must not reach the database. */
 export const MAX_ID = 2_147_483_647
@@ -15,9 +16,14 @@ export const doc = <T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta)
 
 export const url = z.nullable(z.string())
 
-export const apiError = doc(z.object({ error: z.literal(true), message: z.string() }), {
+/** What was refused, stable whatever the words: a client decides by it (contract/refusal-codes.ts). */
+export const refusalCode = doc(z.enum(REFUSAL_CODES), {
+  description: 'What was refused, stable: a client decides by the code, never by the words of `message`, which may change or name a field.',
+})
+
+export const apiError = doc(z.object({ error: z.literal(true), message: z.string(), code: refusalCode }), {
   id: 'Error',
-  description: 'Every refusal: `message` is readable by a student (the app shows it in a toast).',
+  description: 'Every refusal: `message` is readable by a student (the app shows it in a toast); `code` says what was refused.',
 })
 
 /**

@@ -90,6 +90,7 @@ export const alreadyCheckedIn = doc(
     error: z.literal(true),
     message: z.string(),
     result: z.literal('ALREADY_CHECKED_IN'),
+    code: z.literal('ALREADY_CHECKED_IN'),
     attendee,
     checked_in_at: z.string(),
     gate: z.nullable(z.string()),
@@ -100,12 +101,25 @@ export const alreadyCheckedIn = doc(
 )
 
 export const unknownTicket = doc(
-  z.object({ error: z.literal(true), message: z.string(), result: z.literal('UNKNOWN_TICKET'), scan_id: z.optional(z.string()) }),
+  z.object({
+    error: z.literal(true),
+    message: z.string(),
+    result: z.literal('UNKNOWN_TICKET'),
+    code: z.literal('UNKNOWN_TICKET'),
+    scan_id: z.optional(z.string()),
+  }),
   { id: 'UnknownTicket', description: 'No ticket of this event has this code (the message says when it is another event’s).' },
 )
 
 export const notCheckedIn = doc(
-  z.object({ error: z.literal(true), message: z.string(), result: z.literal('NOT_CHECKED_IN'), attendee, scan_id: z.optional(z.string()) }),
+  z.object({
+    error: z.literal(true),
+    message: z.string(),
+    result: z.literal('NOT_CHECKED_IN'),
+    code: z.literal('NOT_CHECKED_IN'),
+    attendee,
+    scan_id: z.optional(z.string()),
+  }),
   {
     id: 'NotCheckedIn',
     description:
@@ -114,18 +128,27 @@ export const notCheckedIn = doc(
 )
 
 export const transferredTicket = doc(
-  z.object({ error: z.literal(true), message: z.string(), result: z.literal('TRANSFERRED'), scan_id: z.optional(z.string()) }),
+  z.object({ error: z.literal(true), message: z.string(), result: z.literal('TRANSFERRED'), code: z.literal('TRANSFERRED'), scan_id: z.optional(z.string()) }),
   {
     id: 'TransferredTicket',
     description: 'Beyond API.md (issue 25): a code that stopped working when its holder gave the ticket to a friend, who holds a new code.',
   },
 )
 
-export const expiredCode = doc(z.object({ error: z.literal(true), message: z.string(), result: z.literal('EXPIRED_CODE'), scan_id: z.optional(z.string()) }), {
-  id: 'ExpiredCode',
-  description:
-    'Beyond API.md (issue 25): the event’s tickets rotate and the code read has no time code (typed, or a picture from before), or one outside the current 30-second step and one either side (a screenshot over a minute old), or a wrong one. Answered 410 by check-in; nothing is recorded.',
-})
+export const expiredCode = doc(
+  z.object({
+    error: z.literal(true),
+    message: z.string(),
+    result: z.literal('EXPIRED_CODE'),
+    code: z.literal('EXPIRED_CODE'),
+    scan_id: z.optional(z.string()),
+  }),
+  {
+    id: 'ExpiredCode',
+    description:
+      'Beyond API.md (issue 25): the event’s tickets rotate and the code read has no time code (typed, or a picture from before), or one outside the current 30-second step and one either side (a screenshot over a minute old), or a wrong one. Answered 410 by check-in; nothing is recorded.',
+  },
+)
 
 export const checkedOut = doc(
   z.object({ error: z.literal(false), result: z.literal('CHECKED_OUT'), attendee, checked_out_at: z.string(), scan_id: z.optional(z.string()), day }),
@@ -133,7 +156,15 @@ export const checkedOut = doc(
 )
 
 export const notInside = doc(
-  z.object({ error: z.literal(true), message: z.string(), result: z.literal('NOT_INSIDE'), attendee, scan_id: z.optional(z.string()), day }),
+  z.object({
+    error: z.literal(true),
+    message: z.string(),
+    result: z.literal('NOT_INSIDE'),
+    code: z.literal('NOT_INSIDE'),
+    attendee,
+    scan_id: z.optional(z.string()),
+    day,
+  }),
   {
     id: 'NotInside',
     description:

@@ -40,7 +40,13 @@ export type DoorEvent = z.output<typeof door.doorEvent>
 export type DoorTicket = z.output<typeof door.doorTicket>
 export type Attendee = z.output<typeof door.attendee>
 export type DoorQuestionAnswer = z.output<typeof door.doorAnswer>
-export type ScanResult = z.output<typeof door.scanResult>
+/**
+ * A scan's answer as the door app reads it: by its `result`. A refusal's `code` (issue 38 item 3) is the same word, and
+ * is left out of this type: the door's screen names the ticket code it read `code` (src/lib/door-list.ts ShownAnswer).
+ */
+export type ScanResult = WithoutCode<z.output<typeof door.scanResult>>
+/** Each kind of answer without its `code`. */
+type WithoutCode<T> = T extends unknown ? Omit<T, 'code'> : never
 
 // Activity points (issue 26, contract/points.ts).
 import type * as points from './points.ts'

@@ -8,6 +8,7 @@ import { CALLS } from '../contract/api.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/index.ts'
 import { loadSecret } from './auth/tokens.ts'
+import { errorBody } from './errors.ts'
 import { auth } from './plugins/auth.ts'
 import { corsForApp } from './plugins/cors.ts'
 import { errors, frameworkErrors } from './plugins/errors.ts'
@@ -169,7 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // CORS for the API only: a Vary: Origin on the app's own files would keep the service worker's cache from
       // matching them (the Cache API honours Vary), and they are never fetched from another origin.
       await api.register(corsForApp, { appUrl: config.appUrl })
-      api.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: true, message: 'No such API call.' }))
+      api.setNotFoundHandler((_req, reply) => reply.status(404).send(errorBody('NOT_FOUND', 'No such API call.')))
       await api.register(serverRoutes, { database: options.database, metricsAccess: metricsAccessOf(config) })
       // Cookies (the signed sign-in state) exist on the sign-in routes only: no other call reads or sets one, so
       // the cookie plugin's two hooks run there and nowhere else (issue 15: nothing on a claim's path but the claim).
@@ -200,7 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   )
   // Anything else (another method on an app path, /api/v2/…) answers the JSON 404 too, never Fastify's own shape.
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: true, message: /^\/api(\/|$|\?)/.test(request.url) ? 'No such API call.' : 'Not found.' }),
+    reply.status(404).send(errorBody('NOT_FOUND', /^\/api(\/|$|\?)/.test(request.url) ? 'No such API call.' : 'Not found.')),
   )
   await app.register(apiDocs)
   await app.register(uploads, { dir: uploadsDirOf(config) })

@@ -1,7 +1,11 @@
-// Errors are values with a status and a message a student can read (shown in a toast).
+// Errors are values with a status, a stable code (contract/refusal-codes.ts) and a message a student can read (shown
+// in a toast). The code is what a client decides by; the words may change.
+import type { RefusalCode } from '../contract/refusal-codes.ts'
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
+    readonly code: RefusalCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -14,9 +18,16 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message)
-export const unauthorized = () => new HttpError(401, 'Invalid Token')
-export const forbidden = (message: string) => new HttpError(403, message)
-export const notFound = (message: string) => new HttpError(404, message)
-export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts. Please wait a little and try again.') =>
-  new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+/** The API's error shape, `{error: true, message, code}`: the body of every refusal, whoever answers it. */
+export const errorBody = (code: RefusalCode, message: string) => ({ error: true as const, message, code })
+
+/** 400: the message names the field, as every validation failure does. */
+export const badRequest = (message: string) => new HttpError(400, 'INVALID_INPUT', message)
+export const unauthorized = () => new HttpError(401, 'INVALID_TOKEN', 'Invalid Token')
+export const forbidden = (code: RefusalCode, message: string) => new HttpError(403, code, message)
+export const notFound = (code: RefusalCode, message: string) => new HttpError(404, code, message)
+export const tooManyRequests = (
+  retryAfterSeconds: number,
+  message = 'Too many attempts. Please wait a little and try again.',
+  code: RefusalCode = 'RATE_LIMITED',
+) => new HttpError(429, code, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })

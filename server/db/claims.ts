@@ -51,11 +51,24 @@ type ClaimStatus =
   | `held:${string}`
 
 /**
- * What a claim that was not refused did: collected a ticket, entered the event's draw (a fair opening's window,
- * migration 0011: the entry stands, a second one changes nothing), or found the window closed and the draw not
- * yet run (the caller runs the draw, then claims again).
+ * What a claim that was not refused did: collected a ticket, or entered the event's draw (a fair opening's window,
+ * migration 0011: the entry stands, a second one changes nothing).
  */
-export type Claim = { kind: 'ticket'; code: string } | { kind: 'entered'; drawAt: string } | { kind: 'drawPending' } | { kind: 'held'; payBy: string }
+export type Claim = { kind: 'ticket'; code: string } | { kind: 'entered'; drawAt: string } | { kind: 'held'; payBy: string }
+
+/** One call of claim_tickets() may also find the window closed and the draw not yet run: `claim` then runs it. */
+type Attempt = Claim | { kind: 'drawPending' }
+
+/**
+ * Runs an event's draw now if it is due, waiting for another instance's run of it rather than skipping it
+ * (server/plugins/scheduler.ts `fairDraws.drawNow`: counted and logged there).
+ */
+export type DrawNow = (eventId: number) => Promise<unknown>
+
+/** How many times a claim after draw_at runs the draw and claims again before it is refused drawRunning. */
+const DRAW_TRIES = 3
+/** Seconds a claim refused drawRunning is asked to wait (Retry-After): a draw takes well under a second. */
+const DRAW_RETRY_AFTER = 1
 
 /** The refusal for each answer of claim_tickets() other than 'claimed'. */
 const CLAIM_REFUSALS: Record<Exclude<ClaimStatus, 'claimed' | 'draw_pending' | `in_draw:${string}` | `held:${string}`>, Refusal> = {
@@ -91,7 +104,7 @@ interface Queue {
   running: boolean
 }
 
-export function claimsRepository(db: Db) {
+export function claimsRepository(db: Db, drawNow: DrawNow) {
   /** Per event: the claims waiting for the next call, and whether a call is in the database. */
   const queues = new Map<number, Queue>()
 
@@ -125,39 +138,54 @@ export function claimsRepository(db: Db) {
     queues.delete(eventId) // nothing kept for an event once its claims are answered
   }
 
+  /** One claim through claim_tickets(), batched with the others of its event. */
+  async function claimOnce(userId: number, eventId: number, nonce: string): Promise<Outcome<Attempt>> {
+    let inBatch = true
+    for (let attempt = 0; ; attempt++) {
+      const code = newTicketCode()
+      let status: ClaimStatus
+      try {
+        status = inBatch ? await batched(eventId, userId, code, nonce) : (await callClaimTickets(db, eventId, [userId], [code], [nonce]))[0]
+      } catch (err) {
+        // The whole batch was rolled back (a colliding code or a deadlock elsewhere in it): this claim alone.
+        if (inBatch) {
+          inBatch = false
+          continue
+        }
+        // The CHECK constraint is the backstop if the conditional update were ever wrong.
+        if (isCheckViolation(err, 'events_tickets_within_count')) return refused('soldOut')
+        // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
+        if ((isUniqueViolation(err, 'participants_ticket_code') || isUniqueViolation(err, 'payments_reference')) && attempt < 4) continue
+        throw err
+      }
+      if (status === 'claimed') return done({ kind: 'ticket', code })
+      if (status === 'draw_pending') return done({ kind: 'drawPending' })
+      if (status.startsWith('in_draw:')) return done({ kind: 'entered', drawAt: status.slice('in_draw:'.length) })
+      // A paid event (issue 35): the place is held until pay_by; the ticket comes once it is paid.
+      if (status.startsWith('held:')) return done({ kind: 'held', payBy: status.slice('held:'.length) })
+      const refusal = CLAIM_REFUSALS[status as keyof typeof CLAIM_REFUSALS]
+      if (!refusal) throw new Error(`claim_tickets answered ${String(status)}`)
+      return refused(refusal)
+    }
+  }
+
   return {
     /**
      * Claims the caller's ticket (or enters the draw in a fair opening's window), or why not. `nonce`: the draw nonce
      * the app made (API.md Part 3); the server makes one when the app sent none, used only if this claim is an entry.
+     * A fair opening whose window has closed but whose draw has not run yet: runs it (or waits for the instance
+     * running it), then claims what is left, first come, first served; refused drawRunning when the draw still has
+     * not run after a few tries. Once drawn, a claim never meets this.
      */
     async claim(userId: number, eventId: number, nonce: string = newDrawNonce()): Promise<Outcome<Claim>> {
-      let inBatch = true
-      for (let attempt = 0; ; attempt++) {
-        const code = newTicketCode()
-        let status: ClaimStatus
-        try {
-          status = inBatch ? await batched(eventId, userId, code, nonce) : (await callClaimTickets(db, eventId, [userId], [code], [nonce]))[0]
-        } catch (err) {
-          // The whole batch was rolled back (a colliding code or a deadlock elsewhere in it): this claim alone.
-          if (inBatch) {
-            inBatch = false
-            continue
-          }
-          // The CHECK constraint is the backstop if the conditional update were ever wrong.
-          if (isCheckViolation(err, 'events_tickets_within_count')) return refused('soldOut')
-          // Two equal 16-digit codes are all but impossible; if it happens, draw again rather than fail.
-          if ((isUniqueViolation(err, 'participants_ticket_code') || isUniqueViolation(err, 'payments_reference')) && attempt < 4) continue
-          throw err
-        }
-        if (status === 'claimed') return done({ kind: 'ticket', code })
-        if (status === 'draw_pending') return done({ kind: 'drawPending' })
-        if (status.startsWith('in_draw:')) return done({ kind: 'entered', drawAt: status.slice('in_draw:'.length) })
-        // A paid event (issue 35): the place is held until pay_by; the ticket comes once it is paid.
-        if (status.startsWith('held:')) return done({ kind: 'held', payBy: status.slice('held:'.length) })
-        const refusal = CLAIM_REFUSALS[status as keyof typeof CLAIM_REFUSALS]
-        if (!refusal) throw new Error(`claim_tickets answered ${String(status)}`)
-        return refused(refusal)
+      let outcome = await claimOnce(userId, eventId, nonce)
+      for (let tries = 0; outcome.ok && outcome.value.kind === 'drawPending' && tries < DRAW_TRIES; tries++) {
+        await drawNow(eventId)
+        outcome = await claimOnce(userId, eventId, nonce)
       }
+      if (!outcome.ok) return outcome
+      const claim = outcome.value
+      return claim.kind === 'drawPending' ? { ...refused('drawRunning'), retryAfter: DRAW_RETRY_AFTER } : done(claim)
     },
   }
 }

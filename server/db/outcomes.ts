@@ -27,6 +27,8 @@ export type Refusal =
   | 'alreadyHasTicket'
   | 'soldOut'
   | 'teamIncomplete'
+  // A fair opening's draw still not run after a claim past draw_at ran it a few times (server/db/claims.ts)
+  | 'drawRunning'
   | 'notCompleted'
   | 'notParticipant'
   | 'individualEvent'

@@ -15,7 +15,7 @@ export const corsForApp = fp(
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
         const origin = request.headers.origin
-        if (origin && origin !== allowed) return done(forbidden('This origin may not call the API.'))
+        if (origin && origin !== allowed) return done(forbidden('ORIGIN_NOT_ALLOWED', 'This origin may not call the API.'))
       }
       done()
     })

@@ -19,7 +19,7 @@ export const openApi = fp(
           version: '1',
           description:
             'The API of the campus events app (API.md). Bodies are JSON; calls that take no fields accept `true`, `{}` or an empty body. ' +
-            'Every refusal answers `{error: true, message}` with a message a student can read.',
+            'Every refusal answers `{error: true, message, code}`: a message a student can read, and a stable `code` (the `Error` schema lists them) that a client decides by, never the words.',
         },
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
         tags: [

@@ -22,6 +22,7 @@ import type { ServerResponse } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import { errorBody } from '../errors.ts'
 
 export interface OverloadOptions {
   /** Requests in flight (bodies arrived) on this instance beyond which new ones get 503: a memory bound. */
@@ -108,11 +109,11 @@ export const overload = fp(
       options.onShed?.(reason)
       reply.status(503).header('retry-after', String(options.retryAfterSeconds))
       if (reason === 'closing') {
-        reply.header('connection', 'close').send({ error: true, message: 'The server is restarting. Please try again in a few seconds.' })
+        reply.header('connection', 'close').send(errorBody('UNAVAILABLE', 'The server is restarting. Please try again in a few seconds.'))
         return
       }
       request.log.warn({ reason, inFlight, queueDelayMs, eventLoopDelayMs: Math.round(stalledMs) }, 'overloaded: request refused with 503')
-      reply.send({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
+      reply.send(errorBody('UNAVAILABLE', 'The server is busy. Please try again in a few seconds.'))
     }
 
     /**

@@ -20,6 +20,7 @@ import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
 import { uploadsRepository, type UploadsRepository } from '../db/uploads.ts'
 import { randomCertificateCode } from '../feeds/secrets.ts'
 import { pointsRepository, type PointsRepository } from '../db/points.ts'
+import { fairDraws } from './scheduler.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,7 +61,12 @@ export const repositories = [
     name: 'events-repository',
     dependencies: DB,
   }),
-  fp(async (app) => void app.decorate('claimsRepository', claimsRepository(app.db)), { name: 'claims-repository', dependencies: DB }),
+  // A claim after a fair opening's draw_at runs the draw first (server/db/claims.ts): the draws come before it.
+  fairDraws,
+  fp(async (app) => void app.decorate('claimsRepository', claimsRepository(app.db, app.fairDraws.drawNow)), {
+    name: 'claims-repository',
+    dependencies: [...DB, 'fair-draws'],
+  }),
   fp(async (app) => void app.decorate('teamsRepository', teamsRepository(app.db, randomInviteCode)), { name: 'teams-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('usersRepository', usersRepository(app.db)), { name: 'users-repository', dependencies: DB }),
   fp(

@@ -3,8 +3,8 @@
 // start (catching up after downtime), every `intervalMs` (1 s), and at the next step's time when that comes sooner,
 // so a move lands within a few milliseconds of its minute. Each move is audited (actor 'scheduler') and told to the
 // lifecycle listeners (app.lifecycle.onStateChange, server/db/lifecycle.ts) after its transaction commits.
-// The same tick runs the fair openings' due draws (issue 24, server/db/fair.ts), each once across instances, and
-// plans its next wake-up at the sooner of the next step and the next draw.
+// The same tick runs the fair openings' due draws (issue 24, server/db/fair.ts, through `fairDraws` below), each once
+// across instances, and plans its next wake-up at the sooner of the next step and the next draw.
 import fp from 'fastify-plugin'
 import { type DrawDone, fairRepository } from '../db/fair.ts'
 import { asStateChange, scheduleRepository } from '../db/schedule.ts'
@@ -18,15 +18,26 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Runs one tick now (tests, and the CLI after a change); resolves when it is done. */
     schedulerTick: () => Promise<void>
-    /** The fair openings' draws: runs an event's due draw now (a claim after draw_at waits for it), counted. */
-    fairDraws: { drawNow(eventId: number): Promise<DrawDone | null> }
+    /** The fair openings' draws, each counted and logged (see `fairDraws` below). */
+    fairDraws: FairDraws
   }
 }
 
-export default fp(
-  async (app, options: SchedulerOptions) => {
-    const intervalMs = options.intervalMs ?? 1000
-    const schedule = scheduleRepository(app.db)
+export interface FairDraws {
+  /** Runs every due draw (the scheduler's tick), each once across instances. */
+  runDue(): Promise<DrawDone[]>
+  /** Runs an event's due draw now: a claim after draw_at waits for it (server/db/claims.ts). */
+  drawNow(eventId: number): Promise<DrawDone | null>
+  /** When the next draw is due, or null. */
+  nextDrawAt(): Promise<Date | null>
+}
+
+/**
+ * The fair openings' draws (server/db/fair.ts), each counted in the metrics and logged however it was started. A
+ * plugin of its own, registered before the claims repository, which is given `drawNow` (plugins/repositories.ts).
+ */
+export const fairDraws = fp(
+  async (app) => {
     const fair = fairRepository(app.db)
 
     function counted(draw: DrawDone): void {
@@ -37,6 +48,29 @@ export default fp(
         'fair draw',
       )
     }
+
+    app.decorate('fairDraws', {
+      async runDue() {
+        const draws = await fair.runDue()
+        for (const draw of draws) counted(draw)
+        return draws
+      },
+      async drawNow(eventId: number) {
+        const draw = await fair.drawNow(eventId)
+        if (draw) counted(draw)
+        return draw
+      },
+      nextDrawAt: () => fair.nextDrawAt(),
+    } satisfies FairDraws)
+  },
+  { name: 'fair-draws', dependencies: ['database', 'metrics'] },
+)
+
+export default fp(
+  async (app, options: SchedulerOptions) => {
+    const intervalMs = options.intervalMs ?? 1000
+    const schedule = scheduleRepository(app.db)
+
     let timer: NodeJS.Timeout | undefined
     let running: Promise<void> | undefined
     let closed = false
@@ -55,7 +89,7 @@ export default fp(
         if (!closed) app.log.warn({ err }, 'scheduler tick failed')
       }
       try {
-        for (const draw of await fair.runDue()) counted(draw)
+        await app.fairDraws.runDue()
       } catch (err) {
         // As above: each draw is one transaction, so a failed one is simply due again on the next tick.
         if (!closed) app.log.warn({ err }, 'fair draw failed')
@@ -66,7 +100,7 @@ export default fp(
       if (closed) return
       let wait = intervalMs
       try {
-        const [step, draw] = await Promise.all([schedule.nextDueAt(), fair.nextDrawAt()])
+        const [step, draw] = await Promise.all([schedule.nextDueAt(), app.fairDraws.nextDrawAt()])
         const next = step && draw ? (step < draw ? step : draw) : (step ?? draw)
         if (next) wait = Math.max(0, Math.min(intervalMs, next.getTime() - Date.now() + 5))
       } catch {
@@ -86,14 +120,6 @@ export default fp(
         })
     }
 
-    app.decorate('fairDraws', {
-      async drawNow(eventId: number) {
-        const draw = await fair.drawNow(eventId)
-        if (draw) counted(draw)
-        return draw
-      },
-    })
-
     app.decorate('schedulerTick', async () => {
       while (running) await running
       await tick()
@@ -110,5 +136,5 @@ export default fp(
       while (running) await running
     })
   },
-  { name: 'scheduler', dependencies: ['database', 'lifecycle', 'metrics'] },
+  { name: 'scheduler', dependencies: ['database', 'lifecycle', 'metrics', 'fair-draws'] },
 )

@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
+import { errorBody } from '../errors.ts'
 
 export const staticApp = fp(
   async (app, { staticDir }: { staticDir?: string }) => {
@@ -27,9 +28,9 @@ export const staticApp = fp(
     // The API (/api/v1/…) and its reference (/api/docs) are routes of their own, which the router prefers to this one.
     app.get('/*', hidden, async (request, reply) => {
       const path = (request.params as { '*': string })['*']
-      const notFound = () => reply.status(404).send({ error: true, message: 'Not found.' })
+      const notFound = () => reply.status(404).send(errorBody('NOT_FOUND', 'Not found.'))
       // Any method on an unknown API path (GET included, which would otherwise reach this route) is the API's 404.
-      if (path === 'api' || path.startsWith('api/')) return reply.status(404).send({ error: true, message: 'No such API call.' })
+      if (path === 'api' || path.startsWith('api/')) return reply.status(404).send(errorBody('NOT_FOUND', 'No such API call.'))
       // A name no file can have (a NUL byte, a part longer than a file name may be) is not a client-side route.
       if (path.includes('\0') || path.split('/').some((part) => part.length > 255)) return notFound()
       const file = resolve(root, path)

@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
+import { errorBody } from '../errors.ts'
 import type { Config } from '../config.ts'
 import { UPLOAD_NAME } from '../uploads/images.ts'
 import { sweepUploads } from '../uploads/sweep.ts'
@@ -41,7 +42,7 @@ export const uploads = fp(
       const { name } = request.params as { name: string }
       const file = join(dir, name)
       const info = UPLOAD_NAME.test(name) ? await stat(file).catch(() => null) : null
-      if (!info?.isFile()) return reply.status(404).send({ error: true, message: 'Not found.' })
+      if (!info?.isFile()) return reply.status(404).send(errorBody('NOT_FOUND', 'Not found.'))
       return reply
         .header('content-type', 'image/webp')
         .header('content-length', String(info.size))

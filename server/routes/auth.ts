@@ -58,7 +58,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
     handler: async (request, reply) => {
       const appState = request.query.state
       if (!google) {
-        if (!devSignIn) throw notFound('Google sign-in is not configured.')
+        if (!devSignIn) throw notFound('SIGN_IN_NOT_CONFIGURED', 'Google sign-in is not configured.')
         return sendDevPage(reply, 200, { state: appState })
       }
       try {
@@ -83,7 +83,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
     ...declared(CALLS.signInCallback),
     config: signInLimit,
     handler: async (request, reply) => {
-      if (!google) throw notFound('Google sign-in is not configured.')
+      if (!google) throw notFound('SIGN_IN_NOT_CONFIGURED', 'Google sign-in is not configured.')
       reply.clearCookie(PENDING_COOKIE, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure: secureCookie, signed: true })
       try {
         const pending = readPending(request)
@@ -102,7 +102,7 @@ const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { conf
     ...declared(CALLS.devSignIn),
     config: signInLimit,
     handler: async (request, reply) => {
-      if (!devSignIn) throw notFound('No such API call.')
+      if (!devSignIn) throw notFound('NOT_FOUND', 'No such API call.')
       const body = request.body
       const fromForm = String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
       const name = typeof body.name === 'string' ? body.name.trim() : ''

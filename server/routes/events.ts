@@ -1,9 +1,8 @@
 // The event calls of API.md: lists, details and the student's actions on an event.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
-import { HttpError, notFound } from '../errors.ts'
 import { declared } from './declare.ts'
-import { MESSAGES, valueOf } from './outcomes.ts'
+import { MESSAGES, refusal, valueOf } from './outcomes.ts'
 
 const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   const events = app.eventsRepository
@@ -25,7 +24,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { id } = request.params
       const event = id === null ? null : await events.detail(id, request.userId, request.body?.keys === true)
-      if (!event) throw notFound(MESSAGES.eventNotFound)
+      if (!event) throw refusal('eventNotFound')
       return { error: false as const, event }
     },
   })
@@ -48,19 +47,11 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     // rush's path (issue 15), where it would only read Accept-Encoding to decide not to compress.
     compress: false,
     handler: async (request) => {
-      const eventId = request.body.event_id
-      const nonce = request.body.draw_nonce ?? undefined
-      let outcome = await app.claimsRepository.claim(request.userId, eventId, nonce)
-      // A fair opening whose window has closed but whose draw has not run yet: run it (or wait for the instance
-      // running it), then claim what is left, first come, first served. Once drawn, a claim never answers this.
-      for (let tries = 0; outcome.ok && outcome.value.kind === 'drawPending' && tries < 3; tries++) {
-        await app.fairDraws.drawNow(eventId)
-        outcome = await app.claimsRepository.claim(request.userId, eventId, nonce)
-      }
-      // Refusals are counted before valueOf() throws them as their HTTP answer.
-      if (!outcome.ok) app.metrics.claim(outcome)
+      const outcome = await app.claimsRepository.claim(request.userId, request.body.event_id, request.body.draw_nonce ?? undefined)
+      // Refusals are counted before valueOf() throws them as their HTTP answer; a claim the draw kept waiting
+      // (drawRunning, sent again a second later) is not counted, as before the retry moved into the repository.
+      if (!outcome.ok && outcome.refusal !== 'drawRunning') app.metrics.claim(outcome)
       const claim = valueOf(outcome)
-      if (claim.kind === 'drawPending') throw new HttpError(503, MESSAGES.drawRunning, { 'retry-after': '1' })
       if (claim.kind === 'held') {
         app.metrics.claim({ ok: true })
         return { error: false as const, result: 'PAYMENT_PENDING' as const, pay_by: claim.payBy, message: MESSAGES.payBy(claim.payBy) }

@@ -13,7 +13,7 @@ import { notFound } from '../errors.ts'
 import { declared } from './declare.ts'
 import { escapeHtml, verifyDocument } from './verify-document.ts'
 import { verifiedPointsAnswer } from './verify-points.ts'
-import { valueOf } from './outcomes.ts'
+import { refusal, valueOf } from './outcomes.ts'
 
 interface Options {
   config: Config
@@ -56,7 +56,7 @@ export const feedRoutes: FastifyPluginAsyncZod<Options> = async (app, { config, 
     config: { rateLimit: app.rateLimits.writes },
     handler: async (request, reply) => {
       const { event_id } = request.params
-      if (event_id === null) throw notFound('Event not found.')
+      if (event_id === null) throw refusal('eventNotFound')
       const certificate = valueOf(await feeds.certificate(request.userId, event_id))
       const verifyUrl = `${apiBase(config, app.prefix)}/verify/${printedCode(certificate.code)}`
       const pdf = await certificatePdf(certificate, { verifyUrl, chapter: CHAPTER, logo })
@@ -83,7 +83,7 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
     handler: async (request, reply) => {
       const { secret: given } = request.params
       const owner = SECRET_SHAPE.test(given) ? await feeds.feedOwner(secrets.hashOf(given)) : null
-      if (!owner) throw notFound(FEED_MESSAGES.unknownFeed)
+      if (!owner) throw notFound('UNKNOWN_FEED', FEED_MESSAGES.unknownFeed)
       const body = calendarFeed(await feeds.feedEvents(owner.userId), { host, appUrl: config.appUrl, name: FEED_NAME })
       return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').header('x-robots-tag', 'noindex').send(body)
     },
@@ -103,7 +103,7 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
       const json = /\bapplication\/json\b/.test(accept) || (!found && !/\btext\/html\b/.test(accept))
       reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
       if (json) {
-        if (!found) throw notFound(FEED_MESSAGES.unknownCertificate)
+        if (!found) throw notFound('UNKNOWN_CERTIFICATE', FEED_MESSAGES.unknownCertificate)
         return reply.type('application/json; charset=utf-8').send({
           error: false as const,
           certificate: { code: printedCode(found.code), name: found.name, event: found.event, council: found.council, date: found.dates[0] ?? null },

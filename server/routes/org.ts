@@ -13,7 +13,7 @@ import { branchFromWire } from '../../contract/profile-options.ts'
 import { badRequest, HttpError, notFound } from '../errors.ts'
 import { encode, MAX_PIXELS, newUploadName, pixelsOf, removeImage, sniff, store, storedBytes } from '../uploads/images.ts'
 import { declared } from './declare.ts'
-import { MESSAGES, refusal, valueOf } from './outcomes.ts'
+import { refusal, valueOf } from './outcomes.ts'
 
 export const UPLOAD_MESSAGES = {
   notMultipart: 'Upload one image as multipart/form-data (JPEG, PNG or WebP, at most 5 MB).',
@@ -147,7 +147,7 @@ const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string; uploadQuotaMb?: nu
     ...declared(CALLS.orgParticipantsCsv),
     handler: async (request, reply) => {
       const { id } = request.params
-      if (id === null) throw notFound(MESSAGES.eventNotFound)
+      if (id === null) throw refusal('eventNotFound')
       const event = valueOf(await org.access(request.userId, id))
       const questions = event.questions as Question[]
       // Streamed a page at a time: a list of thousands never sits in memory whole.
@@ -224,7 +224,7 @@ const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string; uploadQuotaMb?: nu
       bodyLimit: UPLOAD_MAX_BYTES + 64 * 1024,
       handler: async (request) => {
         if (!(await org.hasOrganiserRole(request.userId))) throw refusal('notOrganiser')
-        if (!request.isMultipart()) throw new HttpError(415, UPLOAD_MESSAGES.notMultipart)
+        if (!request.isMultipart()) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notMultipart)
         let buffer: Buffer
         try {
           const file = await request.file()
@@ -233,20 +233,20 @@ const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string; uploadQuotaMb?: nu
         } catch (err) {
           if (err instanceof HttpError) throw err
           // Over 5 MB: 413, as the conventions say for a body too large (it was 415: issue 21 item 9, issue 22 item 6).
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, UPLOAD_MESSAGES.tooLarge)
-          throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 'IMAGE_TOO_LARGE', UPLOAD_MESSAGES.tooLarge)
+          throw new HttpError(415, 'IMAGE_UNREADABLE', UPLOAD_MESSAGES.unreadable)
         }
-        if (buffer.length > UPLOAD_MAX_BYTES) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge)
-        if (!sniff(buffer)) throw new HttpError(415, UPLOAD_MESSAGES.notImage)
+        if (buffer.length > UPLOAD_MAX_BYTES) throw new HttpError(413, 'IMAGE_TOO_LARGE', UPLOAD_MESSAGES.tooLarge)
+        if (!sniff(buffer)) throw new HttpError(415, 'IMAGE_TYPE_NOT_ALLOWED', UPLOAD_MESSAGES.notImage)
         // The pixels from the header, before anything is decoded: the decode's CPU follows them (issue 21 item 9).
         const pixels = await pixelsOf(buffer)
-        if (pixels === null) throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
-        if (pixels > MAX_PIXELS) throw new HttpError(413, UPLOAD_MESSAGES.tooManyPixels)
+        if (pixels === null) throw new HttpError(415, 'IMAGE_UNREADABLE', UPLOAD_MESSAGES.unreadable)
+        if (pixels > MAX_PIXELS) throw new HttpError(413, 'IMAGE_TOO_LARGE', UPLOAD_MESSAGES.tooManyPixels)
         let encoded: Awaited<ReturnType<typeof encode>>
         try {
           encoded = await encode(buffer)
         } catch {
-          throw new HttpError(415, UPLOAD_MESSAGES.unreadable)
+          throw new HttpError(415, 'IMAGE_UNREADABLE', UPLOAD_MESSAGES.unreadable)
         }
         // Counted against the organiser's quota before the files are written: a refused image leaves nothing.
         const name = newUploadName()
@@ -277,7 +277,7 @@ const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string; uploadQuotaMb?: nu
     app.route({
       ...declared(CALLS[name]),
       handler: async () => {
-        throw notFound('This call is not available yet.')
+        throw notFound('NOT_FOUND', 'This call is not available yet.')
       },
     })
   }

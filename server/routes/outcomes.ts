@@ -1,11 +1,12 @@
 // The one table from the repositories' domain outcomes (server/db/outcomes.ts) to HTTP: a status and the message a
 // student reads in the toast. The success messages of the calls live here too, beside their refusals.
-import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
+import { TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import { MESSAGES as FORM_MESSAGES } from '../../contract/messages.ts'
 import { ORG_MESSAGES as ORG_FORM } from '../../contract/org.ts'
 import { POINTS_MESSAGES } from '../../contract/points.ts'
 import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
 import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code-check.ts'
+import type { RefusalCode } from '../../contract/refusal-codes.ts'
 import type { ScanAnswer } from '../db/door.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
@@ -18,7 +19,7 @@ export const MESSAGES = {
   registered: 'Registration Successful!!',
   ticketsNotOpen: 'Tickets are not open for this event.',
   notRegistered: 'You are not registered for this event.',
-  alreadyHasTicket: ALREADY_HAS_TICKET,
+  alreadyHasTicket: 'You already have a ticket for this event.',
   soldOut: 'Tickets are sold out.',
   teamIncomplete: 'Your team is not complete yet: it needs more members before tickets can be collected.',
   ticketClaimed: TICKET_CLAIMED,
@@ -106,16 +107,21 @@ const SCAN_ANSWERS: {
 }
 
 /**
- * A scan's answer as the door's calls send it: its status, and its body: `error`, the message when it refuses, then
- * the answer's fields (the notes the repository keeps to choose the message, such as `given_back`, are outside the
- * declared answers, so they are never sent).
+ * A scan's answer as the door's calls send it: its status, and its body: `error`, the message and the code when it
+ * refuses (the code is the answer's result, issue 38 item 3), then the answer's fields (the notes the repository keeps
+ * to choose the message, such as `given_back`, are outside the declared answers, so they are never sent).
  */
 export function doorReply(answer: ScanAnswer) {
   if (answer.result === 'CHECKED_IN' || answer.result === 'CHECKED_OUT')
     return { status: SCAN_ANSWERS[answer.result].status, body: { error: false as const, ...answer } }
   const { status, message } = SCAN_ANSWERS[answer.result]
-  return { status, body: { error: true as const, message: typeof message === 'string' ? message : message(answer), ...answer } }
+  return { status, body: { error: true as const, message: typeof message === 'string' ? message : message(answer), ...coded(answer) } }
 }
+
+/** A refusing answer with its code, which is its result (declared in contract/refusal-codes.ts). */
+type Coded<A> = A extends { result: infer R } ? A & { code: R } : never
+// TypeScript does not see the code and the result move together across the answers' union: the type says it once.
+const coded = <A extends { result: RefusalCode }>(answer: A) => ({ ...answer, code: answer.result }) as Coded<A>
 
 export const USER_MESSAGES = {
   updated: 'Profile updated',
@@ -139,110 +145,141 @@ const KOLKATA_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata'
 /** 6:01 PM: a time as students read it (API.md: times are shown in Asia/Kolkata). */
 export const kolkataTime = (iso: string) => KOLKATA_TIME.format(new Date(iso)).replace(/\u202f/g, ' ')
 
-const REFUSALS: Record<Refusal, { status: number; message: string }> = {
-  eventNotFound: { status: 404, message: MESSAGES.eventNotFound },
-  eventCancelled: { status: 403, message: 'This event was cancelled: its payments are being refunded.' },
-  paymentNotFound: { status: 404, message: 'Payment not found.' },
-  noHeldPlace: { status: 409, message: 'No place is held for you at this event: claim one first.' },
-  alreadyPaid: { status: 409, message: 'Your place is already paid: your ticket is in the app.' },
-  awaitingConfirmation: { status: 409, message: 'Your UPI payment is waiting for the council to confirm it: nothing more to pay.' },
-  holdExpired: { status: 409, message: 'Your held place was not paid in time and has been released: claim again if places are left.' },
-  utrUsed: { status: 409, message: 'This UTR was already given for another payment: check the 12 digits in your UPI app.' },
-  amountMismatch: { status: 400, message: 'The amount paid is not the fee of this place.' },
-  methodNotOffered: { status: 403, message: 'This event does not take payments this way: choose another way to pay.' },
+/**
+ * Each domain refusal's status, its stable code (contract/refusal-codes.ts: what a client decides by) and the words a
+ * student reads. A refusal without a row, or a row without a declared code, does not compile.
+ */
+export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; message: string }> = {
+  eventNotFound: { status: 404, code: 'EVENT_NOT_FOUND', message: MESSAGES.eventNotFound },
+  registrationNotOpen: { status: 403, code: 'REGISTRATION_NOT_OPEN', message: MESSAGES.registrationNotOpen },
+  teamEvent: { status: 403, code: 'TEAM_EVENT', message: MESSAGES.teamEvent },
+  alreadyRegistered: { status: 409, code: 'ALREADY_REGISTERED', message: MESSAGES.alreadyRegistered },
+  ticketsNotOpen: { status: 403, code: 'TICKETS_NOT_OPEN', message: MESSAGES.ticketsNotOpen },
+  notRegistered: { status: 403, code: 'NOT_REGISTERED', message: MESSAGES.notRegistered },
+  alreadyHasTicket: { status: 409, code: 'ALREADY_HAS_TICKET', message: MESSAGES.alreadyHasTicket },
+  soldOut: { status: 409, code: 'SOLD_OUT', message: MESSAGES.soldOut },
+  teamIncomplete: { status: 409, code: 'TEAM_INCOMPLETE', message: MESSAGES.teamIncomplete },
+  // A passing condition (the draw is being made): worth a retry in a second, the Retry-After the claim sends.
+  drawRunning: { status: 503, code: 'DRAW_RUNNING', message: MESSAGES.drawRunning },
+  notCompleted: { status: 403, code: 'EVENT_NOT_COMPLETED', message: MESSAGES.notCompleted },
+  notParticipant: { status: 403, code: 'NOT_PARTICIPANT', message: MESSAGES.notParticipant },
+  individualEvent: { status: 403, code: 'INDIVIDUAL_EVENT', message: TEAM_MESSAGES.individualEvent },
+  createClosed: { status: 403, code: 'TEAM_CREATE_CLOSED', message: TEAM_MESSAGES.createClosed },
+  joinClosed: { status: 403, code: 'TEAM_JOIN_CLOSED', message: TEAM_MESSAGES.joinClosed },
+  changeClosed: { status: 403, code: 'TEAM_CHANGE_CLOSED', message: TEAM_MESSAGES.changeClosed },
+  nameTaken: { status: 409, code: 'TEAM_NAME_TAKEN', message: TEAM_MESSAGES.nameTaken },
+  unknownCode: { status: 404, code: 'UNKNOWN_INVITE_CODE', message: TEAM_MESSAGES.unknownCode },
+  full: { status: 409, code: 'TEAM_FULL', message: TEAM_MESSAGES.full },
+  teamNotFound: { status: 404, code: 'TEAM_NOT_FOUND', message: TEAM_MESSAGES.teamNotFound },
+  teamNotInEvent: { status: 404, code: 'TEAM_NOT_IN_EVENT', message: TEAM_MESSAGES.teamNotInEvent },
+  notAMember: { status: 403, code: 'NOT_A_MEMBER', message: TEAM_MESSAGES.notAMember },
+  leaderOnlyRemove: { status: 403, code: 'LEADER_ONLY_REMOVE', message: TEAM_MESSAGES.leaderOnlyRemove },
+  leaderNotRemovable: { status: 403, code: 'LEADER_NOT_REMOVABLE', message: TEAM_MESSAGES.leaderNotRemovable },
+  memberNotFound: { status: 404, code: 'MEMBER_NOT_FOUND', message: TEAM_MESSAGES.memberNotFound },
+  leaderOnlyDelete: { status: 403, code: 'LEADER_ONLY_DELETE', message: TEAM_MESSAGES.leaderOnlyDelete },
+  // Paid events (issue 35, API.md Part 4).
+  eventCancelled: { status: 403, code: 'EVENT_CANCELLED', message: 'This event was cancelled: its payments are being refunded.' },
+  paymentNotFound: { status: 404, code: 'PAYMENT_NOT_FOUND', message: 'Payment not found.' },
+  noHeldPlace: { status: 409, code: 'NO_HELD_PLACE', message: 'No place is held for you at this event: claim one first.' },
+  alreadyPaid: { status: 409, code: 'ALREADY_PAID', message: 'Your place is already paid: your ticket is in the app.' },
+  awaitingConfirmation: {
+    status: 409,
+    code: 'AWAITING_CONFIRMATION',
+    message: 'Your UPI payment is waiting for the council to confirm it: nothing more to pay.',
+  },
+  holdExpired: { status: 409, code: 'HOLD_EXPIRED', message: 'Your held place was not paid in time and has been released: claim again if places are left.' },
+  utrUsed: { status: 409, code: 'UTR_USED', message: 'This UTR was already given for another payment: check the 12 digits in your UPI app.' },
+  amountMismatch: { status: 400, code: 'AMOUNT_MISMATCH', message: 'The amount paid is not the fee of this place.' },
+  methodNotOffered: { status: 403, code: 'METHOD_NOT_OFFERED', message: 'This event does not take payments this way: choose another way to pay.' },
   // The gateway did not answer: a passing condition, worth a retry (Retry-After).
-  gatewayUnavailable: { status: 503, message: 'Payments are briefly unavailable: nothing was charged. Try again in a minute.' },
-  badSignature: { status: 400, message: 'The payment could not be verified: nothing was recorded. If money left your account, it is refunded automatically.' },
-  notYourPayment: { status: 403, message: 'This payment belongs to another student’s place.' },
-  refundClosed: { status: 403, message: 'Paid tickets of this event can no longer be given back for a refund: you can still transfer yours to a friend.' },
-  webhookMismatch: { status: 400, message: 'The webhook does not match the order it names.' },
-  registrationNotOpen: { status: 403, message: MESSAGES.registrationNotOpen },
-  teamEvent: { status: 403, message: MESSAGES.teamEvent },
-  alreadyRegistered: { status: 409, message: MESSAGES.alreadyRegistered },
-  ticketsNotOpen: { status: 403, message: MESSAGES.ticketsNotOpen },
-  notRegistered: { status: 403, message: MESSAGES.notRegistered },
-  alreadyHasTicket: { status: 409, message: MESSAGES.alreadyHasTicket },
-  soldOut: { status: 409, message: MESSAGES.soldOut },
-  teamIncomplete: { status: 409, message: MESSAGES.teamIncomplete },
-  notCompleted: { status: 403, message: MESSAGES.notCompleted },
-  notParticipant: { status: 403, message: MESSAGES.notParticipant },
-  individualEvent: { status: 403, message: TEAM_MESSAGES.individualEvent },
-  createClosed: { status: 403, message: TEAM_MESSAGES.createClosed },
-  joinClosed: { status: 403, message: TEAM_MESSAGES.joinClosed },
-  changeClosed: { status: 403, message: TEAM_MESSAGES.changeClosed },
-  nameTaken: { status: 409, message: TEAM_MESSAGES.nameTaken },
-  unknownCode: { status: 404, message: TEAM_MESSAGES.unknownCode },
-  full: { status: 409, message: TEAM_MESSAGES.full },
-  teamNotFound: { status: 404, message: TEAM_MESSAGES.teamNotFound },
-  teamNotInEvent: { status: 404, message: TEAM_MESSAGES.teamNotInEvent },
-  notAMember: { status: 403, message: TEAM_MESSAGES.notAMember },
-  leaderOnlyRemove: { status: 403, message: TEAM_MESSAGES.leaderOnlyRemove },
-  leaderNotRemovable: { status: 403, message: TEAM_MESSAGES.leaderNotRemovable },
-  memberNotFound: { status: 404, message: TEAM_MESSAGES.memberNotFound },
-  leaderOnlyDelete: { status: 403, message: TEAM_MESSAGES.leaderOnlyDelete },
+  gatewayUnavailable: { status: 503, code: 'GATEWAY_UNAVAILABLE', message: 'Payments are briefly unavailable: nothing was charged. Try again in a minute.' },
+  badSignature: {
+    status: 400,
+    code: 'BAD_SIGNATURE',
+    message: 'The payment could not be verified: nothing was recorded. If money left your account, it is refunded automatically.',
+  },
+  notYourPayment: { status: 403, code: 'NOT_YOUR_PAYMENT', message: 'This payment belongs to another student’s place.' },
+  refundClosed: {
+    status: 403,
+    code: 'REFUND_CLOSED',
+    message: 'Paid tickets of this event can no longer be given back for a refund: you can still transfer yours to a friend.',
+  },
+  webhookMismatch: { status: 400, code: 'WEBHOOK_MISMATCH', message: 'The webhook does not match the order it names.' },
   // Five taken codes in a row: a passing condition, worth a retry, not the student's mistake.
-  codesExhausted: { status: 503, message: TEAM_MESSAGES.codesExhausted },
+  codesExhausted: { status: 503, code: 'INVITE_CODES_EXHAUSTED', message: TEAM_MESSAGES.codesExhausted },
   // A valid token of a user who no longer exists is as good as no token.
-  userNotFound: { status: 401, message: 'Invalid Token' },
-  // The onboarding matches these messages to show them under the field to change (contract/messages.ts).
-  phoneTaken: { status: 409, message: FORM_MESSAGES.phoneTaken },
-  rollTaken: { status: 409, message: FORM_MESSAGES.rollTaken },
+  userNotFound: { status: 401, code: 'INVALID_TOKEN', message: 'Invalid Token' },
+  // The onboarding shows these under the field to change, found by their code (contract/messages.ts has the words).
+  phoneTaken: { status: 409, code: 'PHONE_TAKEN', message: FORM_MESSAGES.phoneTaken },
+  rollTaken: { status: 409, code: 'ROLL_TAKEN', message: FORM_MESSAGES.rollTaken },
   // The organiser console.
-  notOrganiser: { status: 403, message: ORG_MESSAGES.notOrganiser },
-  adminOnly: { status: 403, message: ORG_MESSAGES.adminOnly },
-  nameRequired: { status: 400, message: ORG_FORM.nameRequired },
-  organizerRequired: { status: 400, message: ORG_FORM.organizerRequired },
-  councilNotFound: { status: 404, message: ORG_MESSAGES.councilNotFound },
-  parentNotFound: { status: 404, message: ORG_MESSAGES.parentNotFound },
-  parentSelf: { status: 400, message: ORG_FORM.parentSelf },
-  parentNotTopLevel: { status: 400, message: ORG_FORM.parentNotTopLevel },
-  parentOfChildren: { status: 409, message: ORG_FORM.parentOfChildren },
-  minAboveMax: { status: 400, message: ORG_FORM.minAboveMax },
-  externalLinkMissing: { status: 400, message: ORG_FORM.externalLink },
-  ticketCountBelowSold: { status: 409, message: ORG_MESSAGES.ticketCountBelowSold },
-  fairStartLocked: { status: 409, message: ORG_MESSAGES.fairStartLocked },
-  teamModeLocked: { status: 409, message: ORG_MESSAGES.teamModeLocked },
-  teamsTooBig: { status: 409, message: ORG_MESSAGES.teamsTooBig },
-  personNotFound: { status: 404, message: ORG_MESSAGES.personNotFound },
+  notOrganiser: { status: 403, code: 'NOT_ORGANISER', message: ORG_MESSAGES.notOrganiser },
+  adminOnly: { status: 403, code: 'ADMIN_ONLY', message: ORG_MESSAGES.adminOnly },
+  nameRequired: { status: 400, code: 'NAME_REQUIRED', message: ORG_FORM.nameRequired },
+  organizerRequired: { status: 400, code: 'ORGANIZER_REQUIRED', message: ORG_FORM.organizerRequired },
+  councilNotFound: { status: 404, code: 'COUNCIL_NOT_FOUND', message: ORG_MESSAGES.councilNotFound },
+  parentNotFound: { status: 404, code: 'PARENT_NOT_FOUND', message: ORG_MESSAGES.parentNotFound },
+  parentSelf: { status: 400, code: 'PARENT_SELF', message: ORG_FORM.parentSelf },
+  parentNotTopLevel: { status: 400, code: 'PARENT_NOT_TOP_LEVEL', message: ORG_FORM.parentNotTopLevel },
+  parentOfChildren: { status: 409, code: 'PARENT_OF_CHILDREN', message: ORG_FORM.parentOfChildren },
+  minAboveMax: { status: 400, code: 'MIN_ABOVE_MAX', message: ORG_FORM.minAboveMax },
+  externalLinkMissing: { status: 400, code: 'EXTERNAL_LINK_MISSING', message: ORG_FORM.externalLink },
+  ticketCountBelowSold: { status: 409, code: 'TICKET_COUNT_BELOW_SOLD', message: ORG_MESSAGES.ticketCountBelowSold },
+  fairStartLocked: { status: 409, code: 'FAIR_START_LOCKED', message: ORG_MESSAGES.fairStartLocked },
+  teamModeLocked: { status: 409, code: 'TEAM_MODE_LOCKED', message: ORG_MESSAGES.teamModeLocked },
+  teamsTooBig: { status: 409, code: 'TEAMS_TOO_BIG', message: ORG_MESSAGES.teamsTooBig },
+  personNotFound: { status: 404, code: 'PERSON_NOT_FOUND', message: ORG_MESSAGES.personNotFound },
   // Always answered with the message naming the question (contract/questions.ts); this one is never shown.
-  invalidAnswer: { status: 400, message: 'An answer to a registration question is not valid.' },
+  invalidAnswer: { status: 400, code: 'INVALID_ANSWER', message: 'An answer to a registration question is not valid.' },
   // Give back and waitlist, organiser messages (API.md Part 2 "Around the event").
-  releaseClosed: { status: 403, message: 'Tickets can only be given back while tickets are open.' },
-  noTicket: { status: 409, message: 'You do not hold a ticket for this event.' },
-  alreadyCheckedIn: { status: 409, message: 'Your ticket was already used at the door, so it cannot be given back.' },
-  waitlistClosed: { status: 403, message: 'The waitlist is only open while tickets are.' },
-  notSoldOut: { status: 409, message: 'Tickets are still available: collect yours now.' },
-  notifyLimit: { status: 429, message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
+  releaseClosed: { status: 403, code: 'RELEASE_CLOSED', message: 'Tickets can only be given back while tickets are open.' },
+  noTicket: { status: 409, code: 'NO_TICKET', message: 'You do not hold a ticket for this event.' },
+  alreadyCheckedIn: { status: 409, code: 'ALREADY_CHECKED_IN', message: 'Your ticket was already used at the door, so it cannot be given back.' },
+  waitlistClosed: { status: 403, code: 'WAITLIST_CLOSED', message: 'The waitlist is only open while tickets are.' },
+  notSoldOut: { status: 409, code: 'NOT_SOLD_OUT', message: 'Tickets are still available: collect yours now.' },
+  notifyLimit: { status: 429, code: 'NOTIFY_LIMIT', message: 'At most 5 messages a day can be sent for an event. Try again tomorrow.' },
   // A push endpoint is one browser's: another student's stays theirs (issue 21 item 4). The app makes a new one.
   // An organiser's images over UPLOAD_QUOTA_MB (issue 21 item 9); the route's message names the quota.
-  uploadQuota: { status: 413, message: 'Your images have reached the most one organiser may keep.' },
-  endpointTaken: { status: 409, message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.' },
-  notDoor: { status: 403, message: DOOR_MESSAGES.notDoor },
+  uploadQuota: { status: 413, code: 'UPLOAD_QUOTA', message: 'Your images have reached the most one organiser may keep.' },
+  endpointTaken: {
+    status: 409,
+    code: 'ENDPOINT_TAKEN',
+    message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.',
+  },
+  notDoor: { status: 403, code: 'NOT_DOOR', message: DOOR_MESSAGES.notDoor },
   // Ticket transfer (issue 25): a wrong state or a closed window is 403, as for the other calls outside their states.
-  transfersClosed: { status: 403, message: 'Tickets of this event cannot be transferred now.' },
-  ticketUsed: { status: 409, message: 'Your ticket was already used at the door, so it cannot be transferred.' },
-  transferLimit: { status: 409, message: `This ticket has already changed hands ${TRANSFERS_PER_TICKET} times: it cannot be transferred again.` },
-  friendNotFound: { status: 404, message: 'Nobody has signed in to the app with this e-mail yet: ask your friend to sign in once.' },
-  transferToSelf: { status: 400, message: 'This is your own e-mail: enter your friend’s.' },
-  friendNotRegistered: { status: 409, message: 'Your friend is not registered for this event: they must register first.' },
-  friendNotInTeam: { status: 409, message: 'Your friend is not in your team: a team event’s ticket can only go to a teammate.' },
-  friendHasTicket: { status: 409, message: 'Your friend already has a ticket for this event.' },
+  transfersClosed: { status: 403, code: 'TRANSFERS_CLOSED', message: 'Tickets of this event cannot be transferred now.' },
+  ticketUsed: { status: 409, code: 'TICKET_USED', message: 'Your ticket was already used at the door, so it cannot be transferred.' },
+  transferLimit: {
+    status: 409,
+    code: 'TRANSFER_LIMIT',
+    message: `This ticket has already changed hands ${TRANSFERS_PER_TICKET} times: it cannot be transferred again.`,
+  },
+  friendNotFound: { status: 404, code: 'FRIEND_NOT_FOUND', message: 'Nobody has signed in to the app with this e-mail yet: ask your friend to sign in once.' },
+  transferToSelf: { status: 400, code: 'TRANSFER_TO_SELF', message: 'This is your own e-mail: enter your friend’s.' },
+  friendNotRegistered: { status: 409, code: 'FRIEND_NOT_REGISTERED', message: 'Your friend is not registered for this event: they must register first.' },
+  friendNotInTeam: { status: 409, code: 'FRIEND_NOT_IN_TEAM', message: 'Your friend is not in your team: a team event’s ticket can only go to a teammate.' },
+  friendHasTicket: { status: 409, code: 'FRIEND_HAS_TICKET', message: 'Your friend already has a ticket for this event.' },
   // A wrong state is 403 (API.md's conventions), as for the other calls outside their states.
-  doorClosed: { status: 403, message: DOOR_MESSAGES.doorClosed },
-  scanIdReused: { status: 409, message: DOOR_MESSAGES.scanIdReused },
-  unknownTicket: { status: 404, message: DOOR_MESSAGES.unknownTicket },
-  notCheckedIn: { status: 409, message: DOOR_MESSAGES.notCheckedIn },
-  noTicketToRate: { status: 403, message: MESSAGES.noTicket },
-  notCheckedInToRate: { status: 403, message: MESSAGES.notCheckedInToRate },
-  certificateNotReady: { status: 403, message: 'Certificates are ready once the event is completed.' },
-  certificateNotCheckedIn: { status: 403, message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.' },
+  doorClosed: { status: 403, code: 'DOOR_CLOSED', message: DOOR_MESSAGES.doorClosed },
+  scanIdReused: { status: 409, code: 'SCAN_ID_REUSED', message: DOOR_MESSAGES.scanIdReused },
+  unknownTicket: { status: 404, code: 'UNKNOWN_TICKET', message: DOOR_MESSAGES.unknownTicket },
+  notCheckedIn: { status: 409, code: 'NOT_CHECKED_IN', message: DOOR_MESSAGES.notCheckedIn },
+  noTicketToRate: { status: 403, code: 'NO_TICKET_TO_RATE', message: MESSAGES.noTicket },
+  notCheckedInToRate: { status: 403, code: 'NOT_CHECKED_IN_TO_RATE', message: MESSAGES.notCheckedInToRate },
+  certificateNotReady: { status: 403, code: 'CERTIFICATE_NOT_READY', message: 'Certificates are ready once the event is completed.' },
+  certificateNotCheckedIn: {
+    status: 403,
+    code: 'CERTIFICATE_NOT_CHECKED_IN',
+    message: 'Certificates are for participants checked in at the event: yours was not scanned at the door.',
+  },
   // Three taken codes in a row: a passing condition, worth a retry.
-  certificateCodesExhausted: { status: 503, message: 'Could not make the certificate right now. Please try again.' },
+  certificateCodesExhausted: { status: 503, code: 'CERTIFICATE_CODES_EXHAUSTED', message: 'Could not make the certificate right now. Please try again.' },
   // Activity points (issue 26): the category's message lists the college's categories (server/db/points.ts).
-  pointsCategoryUnknown: { status: 400, message: POINTS_MESSAGES.categoryUnknown([]) },
-  winnersAfterEvent: { status: 403, message: POINTS_MESSAGES.winnersAfterEvent },
-  winnerNotParticipant: { status: 404, message: POINTS_MESSAGES.notParticipant },
-  studentNotFound: { status: 404, message: POINTS_MESSAGES.studentNotFound },
+  pointsCategoryUnknown: { status: 400, code: 'POINTS_CATEGORY_UNKNOWN', message: POINTS_MESSAGES.categoryUnknown([]) },
+  winnersAfterEvent: { status: 403, code: 'WINNERS_AFTER_EVENT', message: POINTS_MESSAGES.winnersAfterEvent },
+  winnerNotParticipant: { status: 404, code: 'WINNER_NOT_PARTICIPANT', message: POINTS_MESSAGES.notParticipant },
+  studentNotFound: { status: 404, code: 'STUDENT_NOT_FOUND', message: POINTS_MESSAGES.studentNotFound },
 }
 
 export const AROUND_MESSAGES = {
@@ -253,10 +290,10 @@ export const AROUND_MESSAGES = {
   transferred: (to: string) => `Your ticket is now ${to}’s: the code on this phone no longer works.`,
 } as const
 
-/** The HTTP refusal for a domain refusal (with Retry-After when the domain says how long to wait). */
+/** The HTTP refusal for a domain refusal (with Retry-After when the domain says how long to wait): its words may vary, its code not. */
 export function refusal(reason: Refusal, detail?: string, retryAfter?: number): HttpError {
-  const { status, message } = REFUSALS[reason]
-  return new HttpError(status, detail ?? message, retryAfter === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) })
+  const { status, code, message } = REFUSALS[reason]
+  return new HttpError(status, code, detail ?? message, retryAfter === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) })
 }
 
 /** The value of a successful outcome; a refusal is thrown as its HTTP error, for the error handler to send. */

@@ -8,7 +8,7 @@ import { type RazorpayEvent, participantPaymentOf, type Settled } from '../db/pa
 import { outcomeOf } from '../db/outcomes.ts'
 import { GatewayError } from '../payments/razorpay.ts'
 import { checkoutSignatureValid, webhookSignatureValid } from '../payments/signatures.ts'
-import { badRequest, notFound } from '../errors.ts'
+import { badRequest, HttpError, notFound } from '../errors.ts'
 import { declared } from './declare.ts'
 import { kolkataTime, refusal, valueOf } from './outcomes.ts'
 
@@ -133,11 +133,11 @@ export const razorpayWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...declared(CALLS.razorpayWebhook),
     handler: async (request) => {
-      if (!app.razorpay) throw notFound('No such API call.')
+      if (!app.razorpay) throw notFound('NOT_FOUND', 'No such API call.')
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
       const signature = request.headers['x-razorpay-signature']
       if (!webhookSignatureValid(raw, typeof signature === 'string' ? signature : undefined, app.razorpay.settings.webhookSecret))
-        throw badRequest(PAYMENT_MESSAGES.badWebhook)
+        throw new HttpError(400, 'BAD_SIGNATURE', PAYMENT_MESSAGES.badWebhook)
       const eventId = request.headers['x-razorpay-event-id']
       if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > 100) throw badRequest(PAYMENT_MESSAGES.noEventId)
       let body: RazorpayEvent

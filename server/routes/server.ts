@@ -53,7 +53,7 @@ const serverRoutes: FastifyPluginAsyncZod<{ database: Database; metricsAccess: M
   app.route({
     ...declared(CALLS.healthReady),
     handler: async () => {
-      const notReady = (message: string) => new HttpError(503, message, { 'retry-after': '5' })
+      const notReady = (message: string) => new HttpError(503, 'UNAVAILABLE', message, { 'retry-after': '5' })
       if (closing) throw notReady(READY_MESSAGES.closing)
       let applied: boolean
       try {
@@ -69,9 +69,9 @@ const serverRoutes: FastifyPluginAsyncZod<{ database: Database; metricsAccess: M
   app.route({
     ...declared(CALLS.metrics),
     handler: async (request, reply) => {
-      if (metricsAccess.kind === 'off') throw notFound('No such API call.')
+      if (metricsAccess.kind === 'off') throw notFound('NOT_FOUND', 'No such API call.')
       if (metricsAccess.kind === 'token' && !bearerMatches(request.headers.authorization, metricsAccess.token)) {
-        throw new HttpError(401, 'Invalid Token', { 'www-authenticate': 'Bearer realm="metrics"' })
+        throw new HttpError(401, 'INVALID_TOKEN', 'Invalid Token', { 'www-authenticate': 'Bearer realm="metrics"' })
       }
       const text = await app.metrics.registry.metrics()
       return reply.type(app.metrics.registry.contentType).header('cache-control', 'no-store').send(text)

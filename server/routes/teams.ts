@@ -32,7 +32,11 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const state = await app.joinAttempts.hit(key)
       if (!state.allowed) {
         const minutes = Math.ceil(state.retryAfterSeconds / 60)
-        throw tooManyRequests(state.retryAfterSeconds, `Too many wrong invite codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
+        throw tooManyRequests(
+          state.retryAfterSeconds,
+          `Too many wrong invite codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          'TOO_MANY_WRONG_CODES',
+        )
       }
       let wrongCode = false
       try {

@@ -25,7 +25,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { rateLimit: app.rateLimits.writes },
     handler: async (request) => {
       const p = request.body
-      if (p.id != null && p.id !== request.userId) throw forbidden(USER_MESSAGES.notYours)
+      if (p.id != null && p.id !== request.userId) throw forbidden('NOT_YOUR_PROFILE', USER_MESSAGES.notYours)
       // Only the listed fields, from the validated body: anything else in the request is never written.
       const row = valueOf(
         await users.updateProfile(request.userId, {

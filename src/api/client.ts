@@ -3,6 +3,7 @@
 // data, failures reject with an ApiError.
 // A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
 
+import type { RefusalCode } from '../../contract/refusal-codes.ts'
 import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
 
 export { ACCESS_TOKEN, REFRESH_TOKEN }
@@ -16,9 +17,13 @@ export class ApiError extends Error {
   declare readonly status: number
   /** The Retry-After header of a 503, when the server sent one. */
   declare readonly retryAfter?: string | null
-  /** The refusal's whole body (the door's 409 ALREADY_CHECKED_IN carries who and when). */
-  declare readonly data?: unknown
-  constructor(status: number, message: string, retryAfter?: string | null, data?: unknown) {
+  /**
+   * The refusal's whole body: its `code`, which the app decides by, never the words (contract/refusal-codes.ts; read
+   * where it is used, so the first load carries no field for it), and what else it says (the door's 409
+   * ALREADY_CHECKED_IN: who and when). Null or absent when the answer was not the API's JSON.
+   */
+  declare readonly data?: RefusalBody | null
+  constructor(status: number, message: string, retryAfter?: string | null, data?: RefusalBody | null) {
     super(message)
     this.name = 'ApiError'
     this.status = status
@@ -26,6 +31,9 @@ export class ApiError extends Error {
     this.data = data
   }
 }
+
+/** A refusal's body as the API sends it: `{error: true, message, code}`, and a door answer's fields beside. */
+export type RefusalBody = { readonly code?: RefusalCode; readonly [field: string]: unknown }
 
 /** The part of `localStorage` the client needs; tests pass a Map-backed fake. */
 export interface TokenStorage {

@@ -3,7 +3,7 @@
 // the write into the event it holds (and the events list), and keeps the flow under way and the bottom button
 // (SPEC §4, lib/action-button) as signals, so the screen only renders them.
 import { action, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals'
-import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
+import { TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import type { DetailParticipant, EventDetail, SummaryParticipant } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
 import type { Api } from '../api/all-calls.ts'
@@ -163,9 +163,9 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
       try {
         answer = await claimTicket(id)
       } catch (err) {
-        // A claim retried after its answer was lost (issue 27), or sent from a stale page: "already has a ticket"
-        // means the student holds it. Show the ticket, as the lost answer would have.
-        if (!(err instanceof ApiError && err.status === 409 && err.message === ALREADY_HAS_TICKET)) throw err
+        // A claim retried after its answer was lost (issue 27), or sent from a stale page: ALREADY_HAS_TICKET means
+        // the student holds it. Show the ticket, as the lost answer would have. (By the code: the words may change.)
+        if ((err as ApiError | null)?.data?.code !== 'ALREADY_HAS_TICKET') throw err
         write(id, (e) => ({ ...e, Participant: { ...(e.Participant || newParticipant()), ticket_collected: true } }))
         await refresh() // its code
         return { toast: TICKET_CLAIMED }

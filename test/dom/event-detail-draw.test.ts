@@ -1,9 +1,11 @@
 // The event page's store in a fair opening (issue 24 item 4), and a claim whose answer was lost (issue 27): the RSVP
 // answered IN_DRAW shows 'In the draw' with "Results at 6:01 PM" and the message as the toast; at draw_at the store
 // fetches the event by itself and announces the result ('Ticket claimed!', or the waitlist position); a claim refused
-// 409 "You already have a ticket" (the retry of a claim that had taken the ticket) shows the ticket, not a failure.
+// 409 ALREADY_HAS_TICKET (the retry of a claim that had taken the ticket) shows the ticket, not a failure, whatever
+// the words of its message (issue 38 item 3: the code decides).
+import type { RefusalCode } from '../../contract/refusal-codes.ts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ALREADY_HAS_TICKET, TICKET_CLAIMED } from '../../contract/claim-messages.ts'
+import { TICKET_CLAIMED } from '../../contract/claim-messages.ts'
 import type { EventDetail } from '../../contract/types.ts'
 import { ApiError } from '../../src/api/client.ts'
 import { IN_DRAW } from '../../src/lib/action-button.ts'
@@ -20,6 +22,9 @@ beforeEach(() => vi.useFakeTimers({ now: NOW }))
 afterEach(() => vi.useRealTimers())
 
 const fail = () => Promise.reject(new Error('not in this test'))
+
+/** A refusal as the client makes it from the API's answer `{error: true, message, code}`. */
+const refused = (status: number, code: RefusalCode, message: string) => new ApiError(status, message, null, { error: true, message, code })
 
 describe('a fair opening on the event page', () => {
   it('IN_DRAW: the button waits with the time of the result, then the page moves by itself to the ticket', async () => {
@@ -79,14 +84,18 @@ describe('a fair opening on the event page', () => {
 })
 
 describe('a claim whose answer was lost (issue 27)', () => {
-  it('409 "already has a ticket" on the retry: the ticket is shown with the claimed toast, not a failure', async () => {
+  it.each([
+    ['as the server words it today', 'You already have a ticket for this event.'],
+    // Issue 38 item 3: the store reads the code, not the message; new words change nothing.
+    ['in other words', 'Ticket already collected: see My Events.'],
+  ])('409 ALREADY_HAS_TICKET on the retry (%s): the ticket is shown with the claimed toast, not a failure', async (_, message) => {
     const open = detail({ id: 53, state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 5, Participant: participant() })
     const held = { ...open, tickets_sold: 1, Participant: participant({ ticket_collected: true, ticket_code: '4006381333931234' }) }
     let claimed = false
     const getEvent = vi.fn(async () => (claimed ? held : open))
     const claimTicket = vi.fn(async () => {
       claimed = true // the first try took the ticket; its answer never came, the retry is refused
-      throw new ApiError(409, ALREADY_HAS_TICKET)
+      throw refused(409, 'ALREADY_HAS_TICKET', message)
     })
     const model = new EventDetailModel({ getEvent, register: fail, claimTicket, rate: fail })
     await model.load('53')
@@ -95,10 +104,25 @@ describe('a claim whose answer was lost (issue 27)', () => {
     expect(model.event.value?.Participant).toMatchObject({ ticket_collected: true, ticket_code: '4006381333931234' })
   })
 
+  it('the old words with another code (sold out) are a failure: the words alone decide nothing', async () => {
+    const open = detail({ id: 55, state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 5, Participant: participant() })
+    const getEvent = vi.fn(async () => open)
+    const claimTicket = () => Promise.reject(refused(409, 'SOLD_OUT', 'You already have a ticket for this event.'))
+    const model = new EventDetailModel({ getEvent, register: fail, claimTicket, rate: fail })
+    await model.load('55')
+    expect(await model.claimTicket()).toBeNull()
+    expect(model.event.value?.Participant).toMatchObject({ ticket_collected: false })
+  })
+
   it('another 409 (sold out) still fails: no toast, the page fetched again', async () => {
     const open = detail({ id: 54, state: 'TICKET_OPEN', is_ticket_feature_enabled: true, ticket_count: 5, Participant: participant() })
     const getEvent = vi.fn(async () => open)
-    const model = new EventDetailModel({ getEvent, register: fail, claimTicket: () => Promise.reject(new ApiError(409, 'Tickets are sold out.')), rate: fail })
+    const model = new EventDetailModel({
+      getEvent,
+      register: fail,
+      claimTicket: () => Promise.reject(refused(409, 'SOLD_OUT', 'Tickets are sold out.')),
+      rate: fail,
+    })
     await model.load('54')
     expect(await model.claimTicket()).toBeNull()
     await vi.advanceTimersByTimeAsync(0)

@@ -228,13 +228,15 @@ describe('getting started', () => {
   })
 
   it.each([
-    ['mobile number', 'phone_number', MESSAGES.phoneTaken, '9876543210', '9876501234'],
-    ['Student ID', 'roll_number', MESSAGES.rollTaken, '16010122001', '16010122002'],
+    ['mobile number', 'phone_number', 'PHONE_TAKEN', MESSAGES.phoneTaken, '9876543210', '9876501234'],
+    ['Student ID', 'roll_number', 'ROLL_TAKEN', MESSAGES.rollTaken, '16010122001', '16010122002'],
+    // Issue 38 item 3: the field is found by the refusal's code; other words change nothing.
+    ['mobile number (in other words)', 'phone_number', 'PHONE_TAKEN', 'Another student has this number.', '9876543210', '9876501234'],
   ])(
     'a %s another student holds (409): toast, back to Personal Details with the message under the field until it changes (issue 14)',
-    async (_what, field, message, taken, other) => {
+    async (_what, field, code, message, taken, other) => {
       const api = server((body) =>
-        body[field] === taken ? [409, { error: true, message }] : [200, { error: false, message: 'Profile updated', user: { ...fresh, ...body } }],
+        body[field] === taken ? [409, { error: true, message, code }] : [200, { error: false, message: 'Profile updated', user: { ...fresh, ...body } }],
       )
       const root = await openWizard()
       await fillPersonal(root)

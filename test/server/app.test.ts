@@ -11,7 +11,7 @@ describe('app shell', () => {
   it('answers unknown API calls with a JSON 404, not an HTML page', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/nope', headers: { 'content-type': 'application/json' }, payload: 'true' })
     expect(res.statusCode).toBe(404)
-    expect(res.json()).toEqual({ error: true, message: 'No such API call.' })
+    expect(res.json()).toEqual({ error: true, message: 'No such API call.', code: 'NOT_FOUND' })
   })
 
   it('refuses a malformed JSON body with a readable 400', async () => {
@@ -28,6 +28,6 @@ describe('app shell', () => {
       payload: JSON.stringify({ x: 'a'.repeat(17 * 1024) }),
     })
     expect(res.statusCode).toBe(413)
-    expect(res.json()).toEqual({ error: true, message: 'The request is too large.' })
+    expect(res.json()).toEqual({ error: true, message: 'The request is too large.', code: 'BODY_TOO_LARGE' })
   })
 })

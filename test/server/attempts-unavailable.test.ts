@@ -33,7 +33,7 @@ describe('the invite-code limiter with Redis away', () => {
     const res = await app.inject({ method: 'POST', url: '/join' })
     expect(res.statusCode).toBe(503)
     expect(res.headers['retry-after']).toBe('30')
-    expect(res.json()).toEqual({ error: true, message: 'Joining teams is briefly unavailable. Please try again in a minute.' })
+    expect(res.json()).toEqual({ error: true, message: 'Joining teams is briefly unavailable. Please try again in a minute.', code: 'UNAVAILABLE' })
     await app.close()
   })
 })

@@ -10,7 +10,7 @@ import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 const JSON_HEADERS = { 'content-type': 'application/json' }
-const INVALID = { error: true, message: 'Invalid Token' }
+const INVALID = { error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' }
 
 /** The fragment of a redirect to /login as a map. */
 function fragmentOf(location: string | undefined) {
@@ -167,7 +167,7 @@ describe('development sign-in', () => {
   it('answers a JSON client with a JSON 400', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: JSON_HEADERS, payload: JSON.stringify({ name: 'A' }) })
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ error: true, message: 'E-mail is a required field' })
+    expect(res.json()).toEqual({ error: true, message: 'E-mail is a required field', code: 'INVALID_INPUT' })
   })
 
   it('applies ALLOWED_EMAIL_DOMAINS to the development form too', async () => {

@@ -19,7 +19,7 @@ import { makeEvent, post } from './teams-fixtures.ts'
 type Role = 'signedOut' | 'student' | 'member' | 'leader' | 'otherTeam'
 const NOT_CHECKED_IN = 'Certificates are for participants checked in at the event: yours was not scanned at the door.'
 const ROLES: Role[] = ['signedOut', 'student', 'member', 'leader', 'otherTeam']
-const INVALID = { error: true, message: 'Invalid Token' }
+const INVALID = { error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' }
 const PROFILE = {
   phone_number: '9123456780',
   roll_number: '16010122001',

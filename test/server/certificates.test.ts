@@ -292,7 +292,7 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
       for (const accept of ['application/json', undefined]) {
         const json = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: accept ? { accept } : {} })
         expect(json.statusCode).toBe(404)
-        expect(json.json()).toEqual({ error: true, message: 'No certificate has this code.' })
+        expect(json.json()).toEqual({ error: true, message: 'No certificate has this code.', code: 'UNKNOWN_CERTIFICATE' })
       }
     }
   })

@@ -33,7 +33,7 @@ describe('CORS', () => {
       const res = await preflight(origin)
       expect(res.statusCode, origin).toBe(403)
       expect(res.headers['access-control-allow-origin'], origin).toBeUndefined()
-      expect(res.json()).toEqual({ error: true, message: 'This origin may not call the API.' })
+      expect(res.json()).toEqual({ error: true, message: 'This origin may not call the API.', code: 'ORIGIN_NOT_ALLOWED' })
     }
   })
 

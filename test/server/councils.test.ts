@@ -16,7 +16,7 @@ describe('council calls', () => {
   it('answers 401 without a token', async () => {
     const res = await call({})
     expect(res.statusCode).toBe(401)
-    expect(res.json()).toEqual({ error: true, message: 'Invalid Token' })
+    expect(res.json()).toEqual({ error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' })
   })
 
   it('answers an empty list before any council exists', async () => {

@@ -68,10 +68,15 @@ describe.each(DB_KINDS)('the door, hardened (%s)', (kind) => {
     const w = await doorWorld(t)
     const published = await scan(w, w.otherCode)
     expect(published.status).toBe(404)
-    expect(published.body).toEqual({ error: true, result: 'UNKNOWN_TICKET', message: expect.stringMatching(/^This ticket is for another event: Other \d+\.$/) })
+    expect(published.body).toEqual({
+      error: true,
+      result: 'UNKNOWN_TICKET',
+      message: expect.stringMatching(/^This ticket is for another event: Other \d+\.$/),
+      code: 'UNKNOWN_TICKET',
+    })
     await t.database.db.update(schema.events).set({ state: 'DRAFT', name: 'Secret unannounced draft' }).where(eq(schema.events.id, w.otherEventId))
     const draft = await scan(w, w.otherCode)
-    expect(draft).toEqual({ status: 404, body: { error: true, result: 'UNKNOWN_TICKET', message: DOOR_MESSAGES.unknownTicket } })
+    expect(draft).toEqual({ status: 404, body: { error: true, result: 'UNKNOWN_TICKET', message: DOOR_MESSAGES.unknownTicket, code: 'UNKNOWN_TICKET' } })
     const synced = await sync(w, [{ ticket_code: w.otherCode, scanned_at: new Date().toISOString() }])
     expect(synced.body.results[0].message).toBe(DOOR_MESSAGES.unknownTicket)
     // The organiser of both events' council may see the draft: it is named to them.
@@ -89,7 +94,7 @@ describe.each(DB_KINDS)('the door, hardened (%s)', (kind) => {
     const replay = await scan(w, w.codes[0], 'North', id)
     expect(replay).toEqual({
       status: 409,
-      body: { error: true, result: 'NOT_CHECKED_IN', message: DOOR_MESSAGES.undoneScan, attendee: first.body.attendee },
+      body: { error: true, result: 'NOT_CHECKED_IN', message: DOOR_MESSAGES.undoneScan, code: 'NOT_CHECKED_IN', attendee: first.body.attendee },
     })
     expect((await checkedInOf(t, w.codes[0])).at).toBeNull() // the replay did not check the ticket in again
     const synced = await sync(w, [{ ticket_code: w.codes[0], scan_id: id, scanned_at: new Date().toISOString() }])

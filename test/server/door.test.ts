@@ -34,6 +34,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     expect(again.body).toEqual({
       error: true,
       message: DOOR_MESSAGES.alreadyCheckedIn,
+      code: 'ALREADY_CHECKED_IN',
       result: 'ALREADY_CHECKED_IN',
       attendee: first.body.attendee,
       checked_in_at: first.body.checked_in_at,
@@ -46,7 +47,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     const w = await doorWorld(t)
     const unknown = await scan(w, '0000000000000000')
     expect(unknown.status).toBe(404)
-    expect(unknown.body).toEqual({ error: true, message: DOOR_MESSAGES.unknownTicket, result: 'UNKNOWN_TICKET' })
+    expect(unknown.body).toEqual({ error: true, message: DOOR_MESSAGES.unknownTicket, code: 'UNKNOWN_TICKET', result: 'UNKNOWN_TICKET' })
     const other = await scan(w, w.otherCode)
     expect(other.status).toBe(404)
     expect(other.body.result).toBe('UNKNOWN_TICKET')
@@ -67,7 +68,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     expect(released.statusCode, released.body).toBe(200)
     const live = await scan(w, w.codes[1])
     expect(live.status).toBe(404)
-    expect(live.body).toEqual({ error: true, message: DOOR_MESSAGES.givenBack, result: 'UNKNOWN_TICKET' })
+    expect(live.body).toEqual({ error: true, message: DOOR_MESSAGES.givenBack, code: 'UNKNOWN_TICKET', result: 'UNKNOWN_TICKET' })
     const scanId = randomUUID()
     const synced = await doorPost(
       t,
@@ -76,7 +77,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
       w.users.door.auth,
     )
     expect(synced.status).toBe(200)
-    expect(synced.body.results).toEqual([{ error: true, message: DOOR_MESSAGES.givenBack, result: 'UNKNOWN_TICKET', scan_id: scanId }])
+    expect(synced.body.results).toEqual([{ error: true, message: DOOR_MESSAGES.givenBack, code: 'UNKNOWN_TICKET', result: 'UNKNOWN_TICKET', scan_id: scanId }])
     // A code of no ticket at all still says so.
     expect((await scan(w, '0000000000000000')).body.message).toBe(DOOR_MESSAGES.unknownTicket)
     const scans = await t.database.db.select().from(schema.doorScans).where(eq(schema.doorScans.eventId, w.eventId))
@@ -210,7 +211,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
       { event_id: w.eventId, scans: [{ ticket_code: w.codes[0], scan_id: 'nope', gate: 'A', scanned_at: '2026-11-22T18:00:00Z' }] },
       w.users.door.auth,
     )
-    expect(bad).toEqual({ status: 400, body: { error: true, message: 'scan_id must be a UUID' } })
+    expect(bad).toEqual({ status: 400, body: { error: true, message: 'scan_id must be a UUID', code: 'INVALID_INPUT' } })
     const when = await doorPost(
       t,
       'sync',
@@ -226,12 +227,12 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
         { event_id: w.eventId, scans: [{ ticket_code: w.codes[0], scan_id: randomUUID(), gate: 'A', scanned_at }] },
         w.users.door.auth,
       )
-      expect(odd, scanned_at).toEqual({ status: 400, body: { error: true, message: 'scanned_at must be an ISO date-time with offset' } })
+      expect(odd, scanned_at).toEqual({ status: 400, body: { error: true, message: 'scanned_at must be an ISO date-time with offset', code: 'INVALID_INPUT' } })
     }
     const none = await doorPost(t, 'sync', { event_id: w.eventId }, w.users.door.auth)
     expect(none.body.message).toBe('scans is a required field')
     const gate = await doorPost(t, 'check-in', { event_id: w.eventId, ticket_code: w.codes[0], scan_id: randomUUID(), gate: '  ' }, w.users.door.auth)
-    expect(gate).toEqual({ status: 400, body: { error: true, message: 'gate is a required field' } })
+    expect(gate).toEqual({ status: 400, body: { error: true, message: 'gate is a required field', code: 'INVALID_INPUT' } })
     expect((await checkedInOf(t, w.codes[0])).at).toBeNull()
   })
 
@@ -288,7 +289,7 @@ describe.each(DB_KINDS)('the door on %s', (kind) => {
     for (const state of ['COMPLETED', 'REGISTRATION_OPEN', 'DRAFT'] as const) {
       const w = await doorWorld(t, { state, holders: 1 })
       const refused = await scan(w, w.codes[0])
-      expect(refused).toEqual({ status: 403, body: { error: true, message: DOOR_MESSAGES.doorClosed } })
+      expect(refused).toEqual({ status: 403, body: { error: true, message: DOOR_MESSAGES.doorClosed, code: 'DOOR_CLOSED' } })
       expect((await doorPost(t, 'tickets', { event_id: w.eventId }, w.users.door.auth)).status).toBe(403)
       expect((await doorPost(t, 'check-in/undo', { event_id: w.eventId, ticket_code: w.codes[0] }, w.users.door.auth)).status).toBe(403)
       const sync = await doorPost(
@@ -355,7 +356,7 @@ describe('the door’s roles matrix', () => {
       const undo = await doorPost(t, 'check-in/undo', { event_id: w.eventId, ticket_code: w.codes[0] }, auth)
       expect(undo.status).toBe(200)
     } else {
-      for (const answer of [check, list, sync]) expect(answer).toEqual({ status: 403, body: { error: true, message: DOOR_MESSAGES.notDoor } })
+      for (const answer of [check, list, sync]) expect(answer).toEqual({ status: 403, body: { error: true, message: DOOR_MESSAGES.notDoor, code: 'NOT_DOOR' } })
       expect(events.body.events.map((e: any) => e.id)).not.toContain(w.eventId)
       // Someone else checks the ticket in; the outsider cannot undo it.
       await doorPost(t, 'check-in', { event_id: w.eventId, ticket_code: w.codes[0], scan_id: randomUUID(), gate: 'North' }, w.users.door.auth)

@@ -24,7 +24,7 @@ describe('drafts are invisible to students', () => {
 
     const detail = await post(t, `get/${draft}`, true, student.auth)
     expect(detail.status).toBe(404)
-    expect(detail.body).toEqual({ error: true, message: 'Event not found.' })
+    expect(detail.body).toEqual({ error: true, message: 'Event not found.', code: 'EVENT_NOT_FOUND' })
     const list = await post(t, 'get', true, student.auth)
     const listed = Object.values(list.body.events as Record<string, { id: number }[]>)
       .flat()

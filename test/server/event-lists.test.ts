@@ -128,6 +128,6 @@ describe.each(DB_KINDS)('bounded event lists (%s)', (kind) => {
   ])('%j answers 400 naming the field', async (body, message) => {
     const res = await list(body)
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ error: true, message })
+    expect(res.json()).toEqual({ error: true, message, code: 'INVALID_INPUT' })
   })
 })

@@ -75,7 +75,7 @@ describe('event calls', () => {
       async (url) => {
         const res = await call(url, undefined, { event_id: 1, rating: 5 })
         expect(res.statusCode).toBe(401)
-        expect(res.json()).toEqual({ error: true, message: 'Invalid Token' })
+        expect(res.json()).toEqual({ error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' })
       },
     )
 
@@ -177,7 +177,7 @@ describe('event calls', () => {
     it('answers 409 to a second registration and keeps one row', async () => {
       const res = await call('/p/register-for-event', alice.auth, { event_id: ids.open })
       expect(res.statusCode).toBe(409)
-      expect(res.json()).toEqual({ error: true, message: 'You are already registered for this event.' })
+      expect(res.json()).toEqual({ error: true, message: 'You are already registered for this event.', code: 'ALREADY_REGISTERED' })
       const rows = await t.database.db
         .select()
         .from(participants)
@@ -197,15 +197,15 @@ describe('event calls', () => {
     })
 
     it.each([
-      ['upcoming', 'Registration is not open for this event.'],
-      ['closed', 'Registration is not open for this event.'],
-      ['tickets', 'Registration is not open for this event.'],
-      ['done', 'Registration is not open for this event.'],
-      ['team-open', 'This is a team event: create or join a team to register.'],
-    ])('refuses %s with 403 and writes nothing', async (slug, message) => {
+      ['upcoming', 'REGISTRATION_NOT_OPEN', 'Registration is not open for this event.'],
+      ['closed', 'REGISTRATION_NOT_OPEN', 'Registration is not open for this event.'],
+      ['tickets', 'REGISTRATION_NOT_OPEN', 'Registration is not open for this event.'],
+      ['done', 'REGISTRATION_NOT_OPEN', 'Registration is not open for this event.'],
+      ['team-open', 'TEAM_EVENT', 'This is a team event: create or join a team to register.'],
+    ])('refuses %s with 403 and writes nothing', async (slug, code, message) => {
       const res = await call('/p/register-for-event', bob.auth, { event_id: ids[slug] })
       expect(res.statusCode).toBe(403)
-      expect(res.json()).toEqual({ error: true, message })
+      expect(res.json()).toEqual({ error: true, message, code })
       const rows = await t.database.db.select().from(participants).where(eq(participants.eventId, ids[slug]))
       expect(rows).toHaveLength(0)
     })
@@ -213,7 +213,7 @@ describe('event calls', () => {
     it('answers 404 for an unknown event', async () => {
       const res = await call('/p/register-for-event', bob.auth, { event_id: 999_999 })
       expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ error: true, message: 'Event not found.' })
+      expect(res.json()).toEqual({ error: true, message: 'Event not found.', code: 'EVENT_NOT_FOUND' })
     })
 
     it.each([
@@ -228,7 +228,7 @@ describe('event calls', () => {
     ])('answers 400 to the body %j', async (body, message) => {
       const res = await call('/p/register-for-event', bob.auth, body)
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ error: true, message })
+      expect(res.json()).toEqual({ error: true, message, code: 'INVALID_INPUT' })
     })
   })
 
@@ -250,7 +250,7 @@ describe('event calls', () => {
     it('refuses a student who is not registered with 403', async () => {
       const res = await call('/p/claim-ticket', alice.auth, { event_id: ids.tickets })
       expect(res.statusCode).toBe(403)
-      expect(res.json()).toEqual({ error: true, message: 'You are not registered for this event.' })
+      expect(res.json()).toEqual({ error: true, message: 'You are not registered for this event.', code: 'NOT_REGISTERED' })
     })
 
     it('gives a registered student a 16-digit ticket code, stored and counted', async () => {
@@ -275,7 +275,7 @@ describe('event calls', () => {
     it('answers 409 to a second claim by the same student and does not count it', async () => {
       const res = await call('/p/claim-ticket', dave.auth, { event_id: ids.tickets })
       expect(res.statusCode).toBe(409)
-      expect(res.json()).toEqual({ error: true, message: 'You already have a ticket for this event.' })
+      expect(res.json()).toEqual({ error: true, message: 'You already have a ticket for this event.', code: 'ALREADY_HAS_TICKET' })
       const [event] = await t.database.db.select().from(events).where(eq(events.id, ids.tickets))
       expect(event.ticketsSold).toBe(1)
     })
@@ -284,7 +284,7 @@ describe('event calls', () => {
       expect((await call('/p/claim-ticket', erin.auth, { event_id: ids.tickets })).statusCode).toBe(200)
       const res = await call('/p/claim-ticket', frank.auth, { event_id: ids.tickets })
       expect(res.statusCode).toBe(409)
-      expect(res.json()).toEqual({ error: true, message: 'Tickets are sold out.' })
+      expect(res.json()).toEqual({ error: true, message: 'Tickets are sold out.', code: 'SOLD_OUT' })
       const [row] = await t.database.db
         .select()
         .from(participants)
@@ -302,7 +302,7 @@ describe('event calls', () => {
     ])('refuses %s (%s) with 403', async (slug) => {
       const res = await call('/p/claim-ticket', dave.auth, { event_id: ids[slug] })
       expect(res.statusCode).toBe(403)
-      expect(res.json()).toEqual({ error: true, message: 'Tickets are not open for this event.' })
+      expect(res.json()).toEqual({ error: true, message: 'Tickets are not open for this event.', code: 'TICKETS_NOT_OPEN' })
       const rows = await t.database.db
         .select()
         .from(participants)
@@ -364,21 +364,21 @@ describe('event calls', () => {
     it.each([0, 6, 3.5, -1, '4.0', 'five', null, undefined, [3], { v: 3 }, true])('refuses the rating %j with 400', async (rating) => {
       const res = await call('/p/rate', gina.auth, { event_id: ids.done, rating })
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ error: true, message: 'Rating must be a whole number from 1 to 5.' })
+      expect(res.json()).toEqual({ error: true, message: 'Rating must be a whole number from 1 to 5.', code: 'INVALID_INPUT' })
       expect(await ratingOf(gina.id, ids.done)).toBe(2)
     })
 
     it('refuses an event that is not completed with 403, even for a participant', async () => {
       const res = await call('/p/rate', gina.auth, { event_id: ids.closed, rating: 5 })
       expect(res.statusCode).toBe(403)
-      expect(res.json()).toEqual({ error: true, message: 'You can rate an event once it is completed.' })
+      expect(res.json()).toEqual({ error: true, message: 'You can rate an event once it is completed.', code: 'EVENT_NOT_COMPLETED' })
       expect(await ratingOf(gina.id, ids.closed)).toBeNull()
     })
 
     it('refuses a student who did not take part with 403 and writes nothing', async () => {
       const res = await call('/p/rate', bob.auth, { event_id: ids.done, rating: 5 })
       expect(res.statusCode).toBe(403)
-      expect(res.json()).toEqual({ error: true, message: 'Only participants of this event can rate it.' })
+      expect(res.json()).toEqual({ error: true, message: 'Only participants of this event can rate it.', code: 'NOT_PARTICIPANT' })
       const rows = await t.database.db.select().from(participants).where(eq(participants.userId, bob.id))
       expect(rows.every((r) => r.rating === null)).toBe(true)
     })
@@ -467,7 +467,7 @@ describe('event calls', () => {
       async (id) => {
         const res = await call(`/p/get/${id}`, alice.auth)
         expect(res.statusCode).toBe(404)
-        expect(res.json()).toEqual({ error: true, message: 'Event not found.' })
+        expect(res.json()).toEqual({ error: true, message: 'Event not found.', code: 'EVENT_NOT_FOUND' })
       },
     )
   })

@@ -11,6 +11,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../server/app.ts'
 import { importCatalogue } from '../../server/db/catalogue.ts'
+import { claimsRepository } from '../../server/db/claims.ts'
 import { loadConfig } from '../../server/config.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
@@ -104,8 +105,11 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     const first = await claim(eventId, students[0])
     expect(first.status).toBe(200)
     expect(first.body).toEqual({ error: false, result: 'CLAIMED', message: MESSAGES.ticketClaimed, ticket_code: expect.stringMatching(/^\d{16}$/) })
-    expect(await claim(eventId, students[1])).toMatchObject({ status: 409, body: { error: true, message: MESSAGES.soldOut } })
-    expect(await claim(eventId, students[0])).toMatchObject({ status: 409, body: { error: true, message: MESSAGES.alreadyHasTicket } })
+    expect(await claim(eventId, students[1])).toMatchObject({ status: 409, body: { error: true, message: MESSAGES.soldOut, code: 'SOLD_OUT' } })
+    expect(await claim(eventId, students[0])).toMatchObject({
+      status: 409,
+      body: { error: true, message: MESSAGES.alreadyHasTicket, code: 'ALREADY_HAS_TICKET' },
+    })
     const e = await detail(eventId, students[0])
     expect(e.fair_start).toBeNull()
     expect(e.Participant.draw).toBeNull()
@@ -155,8 +159,8 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     const { eventId } = await fairEvent(t, { tickets: 2, students: 0 })
     await open(t, eventId)
     const stranger = await t.student()
-    expect(await claim(eventId, stranger)).toMatchObject({ status: 403, body: { error: true, message: MESSAGES.notRegistered } })
-    expect(await claim(2147483647, stranger)).toMatchObject({ status: 404, body: { error: true, message: MESSAGES.eventNotFound } })
+    expect(await claim(eventId, stranger)).toMatchObject({ status: 403, body: { error: true, message: MESSAGES.notRegistered, code: 'NOT_REGISTERED' } })
+    expect(await claim(2147483647, stranger)).toMatchObject({ status: 404, body: { error: true, message: MESSAGES.eventNotFound, code: 'EVENT_NOT_FOUND' } })
     expect(rowsOf(await t.database.db.execute(sql`SELECT 1 FROM fair_entrants WHERE event_id = ${eventId}`))).toHaveLength(0)
   })
 
@@ -195,7 +199,11 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     const plain = await detail(eventId, order[0])
     expect(plain.fair_start).toEqual({ ...e.fair_start, keys: [] })
     expect(plain.Participant.draw).toEqual(e.Participant.draw)
-    expect((await post(t, `get/${eventId}`, { keys: 'yes' }, order[0].auth)).body).toEqual({ error: true, message: 'keys must be true or false' })
+    expect((await post(t, `get/${eventId}`, { keys: 'yes' }, order[0].auth)).body).toEqual({
+      error: true,
+      message: 'keys must be true or false',
+      code: 'INVALID_INPUT',
+    })
     expect(JSON.stringify(e.fair_start)).not.toMatch(new RegExp(`"${order[0].id}"|Student`)) // no ids, no names
     expect(e.Participant).toMatchObject({ ticket_collected: true, draw: { result: 'WON', position: 1 } })
     const fourth = await detail(eventId, order[3])
@@ -238,6 +246,23 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(draws).toEqual([{ entrants: 1, winners: 1 }])
     const e = await eventRow(t, eventId)
     expect(e.ticketsSold).toBe(3)
+  })
+
+  it('a claim after draw_at whose draw still has not run after three runs is refused drawRunning, with a retry after 1 s; nothing sold', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 2, students: 2 })
+    await open(t, eventId)
+    await claim(eventId, students[0])
+    await windowPassed(t, eventId)
+    // The claims repository as the app builds it, given a draw that never gets made (another instance's, stuck).
+    let runs = 0
+    const stuck = claimsRepository(t.database.db, async () => void runs++)
+    expect(await stuck.claim(students[1].id, eventId)).toEqual({ ok: false, refusal: 'drawRunning', retryAfter: 1 })
+    expect(runs).toBe(3)
+    expect(await holders(t, eventId)).toEqual([])
+    // Once the draw runs, the same claim gets a place that is left.
+    const drawing = claimsRepository(t.database.db, (id) => t.app.fairDraws.drawNow(id))
+    expect(await drawing.claim(students[1].id, eventId)).toMatchObject({ ok: true, value: { kind: 'ticket' } })
+    expect(await holders(t, eventId)).toEqual([students[0].id, students[1].id].sort((a, b) => a - b))
   })
 
   it('the draw checks again what a claim checks: an entrant who left, or whose team fell below min_ppt, neither wins nor waits', async () => {
@@ -391,6 +416,7 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect((await save({ id, fair_start: { window_seconds: 3601 } })).body).toEqual({
       error: true,
       message: 'fair_start.window_seconds must be a whole number from 0 to 3600',
+      code: 'INVALID_INPUT',
     })
     expect((await save({ id, fair_start: 5 })).status).toBe(400)
     const audit = await t.database.db
@@ -399,7 +425,10 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
       .where(and(eq(schema.auditLog.eventId, id), eq(schema.auditLog.action, 'event.create')))
     expect((audit[0].after as { fair_start: { seed_hash: string } }).fair_start.seed_hash).toBe(seedHash)
     await t.database.db.update(schema.events).set({ state: 'TICKET_OPEN' }).where(eq(schema.events.id, id))
-    expect(await save({ id, fair_start: { window_seconds: 0 } })).toEqual({ status: 409, body: { error: true, message: ORG_MESSAGES.fairStartLocked } })
+    expect(await save({ id, fair_start: { window_seconds: 0 } })).toEqual({
+      status: 409,
+      body: { error: true, message: ORG_MESSAGES.fairStartLocked, code: 'FAIR_START_LOCKED' },
+    })
     expect((await save({ id, fair_start: { window_seconds: 90 }, venue: 'Hall' })).status).toBe(200) // unchanged window: fine
     const off = await save({ name: 'Rush', organizer_id: council.id, is_ticket_feature_enabled: true, fair_start: { window_seconds: 0 } })
     expect(off.body.event.fair_start).toBeNull()

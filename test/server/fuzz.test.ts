@@ -1,6 +1,6 @@
 // Fuzz over every call of the contract registry (contract/api.ts, issue 9; API.md, issue 6): random and malformed bodies, wrong types, huge strings, unicode,
 // negative and huge ids, missing and extra fields, wrong content types and methods, bad tokens. At least
-// 5,000 cases from a seeded PRNG (FUZZ_SEED=<n> replays a run, FUZZ_SEED=random draws a new one). For every case: no 5xx, the JSON error shape
+// 5,000 cases from a seeded PRNG (FUZZ_SEED=<n> replays a run, FUZZ_SEED=random draws a new one). For every case: no 5xx, the JSON error shape with a declared code (issue 38)
 // on a refusal, and no write for a refused request: a snapshot of every table (row count and a hash of all
 // rows) taken before and after each case must not change when the answer is 4xx.
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -8,11 +8,13 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as z from 'zod/mini'
 import { CALLS, type CallName } from '../../contract/api.ts'
+import { REFUSAL_CODES } from '../../contract/refusal-codes.ts'
 import { importCatalogue } from '../../server/db/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 const CASES = Number(process.env.FUZZ_CASES ?? 5000)
+const DECLARED_CODES = new Set<unknown>(REFUSAL_CODES)
 // A fixed default seed keeps `npm test` repeatable: whether every write call meets a valid body somewhere in
 // the run (asserted below) depends on the draw, and some seeds never build a valid create-team request.
 // FUZZ_SEED=random (or any number) explores other sequences.
@@ -454,6 +456,8 @@ describe(`fuzz over every call on ${KIND}`, () => {
           url === '/api/v1/auth/dev' && contentType === 'application/x-www-form-urlencoded' && String(res.headers['content-type']).startsWith('text/html')
         const shape = devForm || (isJson && res.json().error === true && typeof res.json().message === 'string' && res.json().message.length > 0)
         if (!shape) failures.push(`refusal without the JSON error shape: ${describeCase()}`)
+        // Issue 38 item 3: every refusal says what it is by a code the contract declares.
+        else if (!devForm && !DECLARED_CODES.has(res.json().code)) failures.push(`refusal without a declared code: ${describeCase()}`)
       } else if (after !== before) acceptedChanges++
       if (failures.length >= 30) break
       before = after

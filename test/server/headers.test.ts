@@ -123,7 +123,7 @@ describe('body size and timeouts', () => {
     for (const url of ['/api/v1/auth/refresh-token', '/api/v1/user/p/update', '/api/v1/event/p/claim-ticket', '/api/v1/auth/dev']) {
       const res = await t.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: big })
       expect(res.statusCode, url).toBe(413)
-      expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.' })
+      expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.', code: 'BODY_TOO_LARGE' })
     }
     // The calls that carry answers to registration questions, or a whole event, take what their field limits allow
     // (contract: bodyLimit), and no more.
@@ -135,7 +135,7 @@ describe('body size and timeouts', () => {
       const over = JSON.stringify({ event_id: 1, team_name: 'x'.repeat(limit) })
       const res = await t.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: over })
       expect(res.statusCode, url).toBe(413)
-      expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.' })
+      expect(res.json(), url).toEqual({ error: true, message: 'The request is too large.', code: 'BODY_TOO_LARGE' })
     }
   })
 

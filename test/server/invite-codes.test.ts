@@ -224,7 +224,7 @@ describe('wrong invite codes through the app: 429 with Retry-After, and nothing 
     const before = await snapshot(t, eventId)
     const refused = await post(t, 'join-team/', { event_id: eventId, invite_code: wrong }, s.auth)
     expect(refused.status).toBe(429)
-    expect(refused.body).toEqual({ error: true, message: 'Too many wrong invite codes. Please try again in 15 minutes.' })
+    expect(refused.body).toEqual({ error: true, message: 'Too many wrong invite codes. Please try again in 15 minutes.', code: 'TOO_MANY_WRONG_CODES' })
     const retryAfter = Number(refused.headers['retry-after'])
     expect(Number.isInteger(retryAfter)).toBe(true)
     expect(retryAfter).toBeGreaterThan(0)

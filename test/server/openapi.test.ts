@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CALLS } from '../../contract/api.ts'
+import { REFUSAL_CODES } from '../../contract/refusal-codes.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 /** Fastify's `/event/p/get/:id` as OpenAPI writes it: `/event/p/get/{id}`. */
@@ -63,13 +64,24 @@ describe('the OpenAPI document', () => {
     }
   })
 
-  it('declares the bearer scheme and the error shape once', () => {
+  it('declares the bearer scheme and the error shape once, with every refusal code (issue 38 item 3)', () => {
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     expect(doc.components.schemas.Error).toMatchObject({
       type: 'object',
-      properties: { error: { type: 'boolean', const: true }, message: { type: 'string' } },
-      required: ['error', 'message'],
+      properties: { error: { type: 'boolean', const: true }, message: { type: 'string' }, code: { type: 'string', enum: [...REFUSAL_CODES] } },
+      required: ['error', 'message', 'code'],
     })
+  })
+
+  it('every refusal the document names carries a declared code; a door answer’s code is its result', () => {
+    const refusals = Object.entries(doc.components.schemas as Record<string, any>).filter(([, schema]) => schema.properties?.error?.const === true)
+    expect(refusals.map(([name]) => name)).toEqual(expect.arrayContaining(['Error', 'AlreadyCheckedIn', 'UnknownTicket', 'NotInside', 'ExpiredCode']))
+    for (const [name, schema] of refusals) {
+      expect(schema.required, name).toContain('code')
+      const codes: unknown[] = schema.properties.code.enum ?? [schema.properties.code.const]
+      for (const code of codes) expect(REFUSAL_CODES, name).toContain(code)
+      if (schema.properties.result) expect(schema.properties.code.const, name).toBe(schema.properties.result.const)
+    }
   })
 })
 

@@ -52,7 +52,7 @@ describe.each(DB_KINDS)('health on %s', (kind) => {
       const res = await get(t, '/api/v1/health/ready')
       expect(res.statusCode).toBe(503)
       expect(res.headers['retry-after']).toBe('5')
-      expect(res.json()).toEqual({ error: true, message: READY_MESSAGES.migrations })
+      expect(res.json()).toEqual({ error: true, message: READY_MESSAGES.migrations, code: 'UNAVAILABLE' })
     } finally {
       await db.execute(sql`INSERT INTO drizzle.__drizzle_migrations (id, hash, created_at) VALUES (${saved.id}, ${saved.hash}, ${saved.created_at})`)
     }
@@ -80,7 +80,7 @@ describe.each(DB_KINDS)('readiness when the database does not answer, on %s', (k
         // Held until readiness has answered: it answers at its 2 s bound, whatever the machine's load.
         const ready = await get(t, '/api/v1/health/ready')
         expect(ready.statusCode).toBe(503)
-        expect(ready.json()).toEqual({ error: true, message: READY_MESSAGES.unreachable })
+        expect(ready.json()).toEqual({ error: true, message: READY_MESSAGES.unreachable, code: 'UNAVAILABLE' })
         expect((await get(t, '/api/v1/health/live')).statusCode).toBe(200)
       } finally {
         release()
@@ -127,7 +127,7 @@ describe('a request that waits too long on the database', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/p/me', headers: student.auth })
       expect(res.statusCode).toBe(503)
       expect(res.headers['retry-after']).toBe('2')
-      expect(res.json()).toEqual({ error: true, message: TIMED_OUT })
+      expect(res.json()).toEqual({ error: true, message: TIMED_OUT, code: 'UNAVAILABLE' })
       release()
       await holding
       expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/p/me', headers: student.auth })).statusCode).toBe(200)
@@ -170,7 +170,7 @@ describe('a database out of reach is a 503 with Retry-After, never a 500', () =>
       })
       expect(res.statusCode).toBe(503)
       expect(res.headers['retry-after']).toBe('2')
-      expect(res.json()).toEqual({ error: true, message: DATABASE_UNAVAILABLE })
+      expect(res.json()).toEqual({ error: true, message: DATABASE_UNAVAILABLE, code: 'UNAVAILABLE' })
     } finally {
       await t.close()
     }
@@ -294,7 +294,7 @@ describe('who may read the metrics', () => {
     try {
       const res = await get(t, '/api/v1/metrics')
       expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ error: true, message: 'No such API call.' })
+      expect(res.json()).toEqual({ error: true, message: 'No such API call.', code: 'NOT_FOUND' })
       expect((await get(t, '/metrics')).statusCode).toBe(404)
       expect((await get(t, '/health/live')).statusCode).toBe(200)
       expect((await get(t, '/health/ready')).statusCode).toBe(200)
@@ -315,7 +315,7 @@ describe('who may read the metrics', () => {
         const res = await get(t, '/api/v1/metrics', headers)
         expect(res.statusCode, JSON.stringify(headers)).toBe(401)
         expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"')
-        expect(res.json()).toEqual({ error: true, message: 'Invalid Token' })
+        expect(res.json()).toEqual({ error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' })
       }
       const res = await get(t, '/api/v1/metrics', { authorization: `Bearer ${TOKEN}` })
       expect(res.statusCode).toBe(200)

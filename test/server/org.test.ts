@@ -260,15 +260,16 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     [{ schedule: { starts_at: 'soon' } }, 'schedule.starts_at must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30'],
     [{ questions: [{ label: 'Track', kind: 'CHOICE', options: ['Only'] }] }, "questions: 'Track' needs at least two options"],
     [{ questions: [{ label: 'X', kind: 'DATE' }] }, 'questions: kind must be one of TEXT, LONG_TEXT, URL, CHOICE'],
-    [{ min_ppt: 3 }, 'min_ppt must not be more than ma_ppt'],
-    [{ registration_type: 'EXTERNAL' }, 'external_registration_link is required for an EXTERNAL registration'],
+    // Checked against the stored event (its ma_ppt, its link), by the save: the refusal's own code.
+    [{ min_ppt: 3 }, 'min_ppt must not be more than ma_ppt', 'MIN_ABOVE_MAX'],
+    [{ registration_type: 'EXTERNAL' }, 'external_registration_link is required for an EXTERNAL registration', 'EXTERNAL_LINK_MISSING'],
     [{ organizer_id: 'abc' }, 'organizer_id must be a positive whole number'],
-  ])('400 naming the field for %j, nothing written', async (patch, message) => {
+  ])('400 naming the field for %j, nothing written', async (patch, message, code = 'INVALID_INPUT') => {
     const w = await world()
     const before = await hashes()
     const res = await call('/org/p/event/save', { id: w.eventId, ...patch }, w.users.organiser.auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code })
     expect(await hashes()).toEqual(before)
   })
 
@@ -360,10 +361,13 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
       const schedule = await call('/org/p/event/save', { id: w.eventId, schedule: { ends_at: v } }, w.users.organiser.auth)
       expect(schedule, v).toEqual({
         status: 400,
-        body: { error: true, message: 'schedule.ends_at must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30' },
+        body: { error: true, message: 'schedule.ends_at must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30', code: 'INVALID_INPUT' },
       })
       const dates = await call('/org/p/event/save', { id: w.eventId, dates: [v] }, w.users.organiser.auth)
-      expect(dates, v).toEqual({ status: 400, body: { error: true, message: 'dates must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30' } })
+      expect(dates, v).toEqual({
+        status: 400,
+        body: { error: true, message: 'dates must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30', code: 'INVALID_INPUT' },
+      })
     }
     expect(await hashes()).toEqual(before)
     expect((await call('/org/p/event/save', { id: w.eventId, schedule: { ends_at: '0001-01-01T00:00:00Z' } }, w.users.organiser.auth)).status).toBe(200)
@@ -392,7 +396,7 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
       [{ dates: [], date_ends: [null] }, 'date_ends must not have more entries than dates'],
       [{ dates: [], date_ends: ['5 PM'] }, 'date_ends must be a date and time with its offset, e.g. 2026-03-06T18:00:00+05:30'],
     ] as const)
-      expect(await save(body), message).toEqual({ status: 400, body: { error: true, message } })
+      expect(await save(body), message).toEqual({ status: 400, body: { error: true, message, code: 'INVALID_INPUT' } })
     expect(await hashes()).toEqual(before)
     expect((await ends()).dateEnds).toEqual(['2026-03-02T13:00:00+05:30', null])
   })

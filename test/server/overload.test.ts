@@ -49,7 +49,7 @@ describe('overload', () => {
     const refused = await t.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
     expect(refused.statusCode).toBe(503)
     expect(refused.headers['retry-after']).toBe('3')
-    expect(refused.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
+    expect(refused.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.', code: 'UNAVAILABLE' })
 
     await release()
     const answers = await Promise.all(held)
@@ -97,7 +97,7 @@ describe('overload', () => {
       const shed = await claim(queued, auth)
       expect(shed.statusCode).toBe(503)
       expect(shed.headers['retry-after']).toBe('2')
-      expect(shed.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.' })
+      expect(shed.json()).toEqual({ error: true, message: 'The server is busy. Please try again in a few seconds.', code: 'UNAVAILABLE' })
       expect((await Promise.all(held)).map((r) => r.statusCode)).toEqual(Array(20).fill(404)) // the queue is served
       await vi.waitFor(async () => expect((await get()).statusCode).toBe(200), { timeout: 5000, interval: 50 })
     } finally {
@@ -192,6 +192,6 @@ describe('overload', () => {
     const answers = text.split(/(?=HTTP\/1\.1 )/)
     expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 404', 'HTTP/1.1 503'])
     expect(answers[1]).toMatch(/retry-after: 2/i)
-    expect(answers[1]).toContain('{"error":true,"message":"The server is restarting. Please try again in a few seconds."}')
+    expect(answers[1]).toContain('{"error":true,"message":"The server is restarting. Please try again in a few seconds.","code":"UNAVAILABLE"}')
   })
 })

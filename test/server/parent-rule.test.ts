@@ -55,13 +55,19 @@ describe.each(DB_KINDS)('one level of children (%s)', (kind) => {
     // A child of a child: taken before.
     expect(await save({ name: 'Grandchild', organizer_id: council, parent_id: child })).toEqual({
       status: 400,
-      body: { error: true, message: ORG_MESSAGES.parentNotTopLevel },
+      body: { error: true, message: ORG_MESSAGES.parentNotTopLevel, code: 'PARENT_NOT_TOP_LEVEL' },
     })
     const other = await create()
-    expect(await save({ id: other, parent_id: child })).toEqual({ status: 400, body: { error: true, message: ORG_MESSAGES.parentNotTopLevel } })
+    expect(await save({ id: other, parent_id: child })).toEqual({
+      status: 400,
+      body: { error: true, message: ORG_MESSAGES.parentNotTopLevel, code: 'PARENT_NOT_TOP_LEVEL' },
+    })
     // An event with children goes under another event: a chain, taken before.
     const top = await create()
-    expect(await save({ id: fest, parent_id: top })).toEqual({ status: 409, body: { error: true, message: ORG_MESSAGES.parentOfChildren } })
+    expect(await save({ id: fest, parent_id: top })).toEqual({
+      status: 409,
+      body: { error: true, message: ORG_MESSAGES.parentOfChildren, code: 'PARENT_OF_CHILDREN' },
+    })
     // A loop of two: refused, nothing changed.
     expect((await save({ id: fest, parent_id: child })).status).toBe(400)
     expect([await parentOf(fest), await parentOf(child), await parentOf(top)]).toEqual([null, fest, null])

@@ -98,14 +98,20 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     expect(c.sold).toBe(Number(m.holders))
     return m
   }
-  const expireNow = (eventId: number) => t.database.db.execute(sql`UPDATE payments SET pay_by = now() - interval '1 second' WHERE event_id = ${eventId} AND status = 'PENDING'`)
+  const expireNow = (eventId: number) =>
+    t.database.db.execute(sql`UPDATE payments SET pay_by = now() - interval '1 second' WHERE event_id = ${eventId} AND status = 'PENDING'`)
 
   it('a claim holds the place (PAYMENT_PENDING, pay_by), counted against ticket_count; no ticket code until paid; a retried claim gets the same hold', async () => {
     const { eventId, students } = await paidEvent({ tickets: 2, students: 3 })
     const [a, b, c] = students
     const first = await claim(eventId, a)
     expect(first.status).toBe(200)
-    expect(first.body).toMatchObject({ error: false, result: 'PAYMENT_PENDING', pay_by: expect.any(String), message: expect.stringMatching(/^Your place is held: pay by \d{1,2}:\d{2} [AP]M to get your ticket\.$/) })
+    expect(first.body).toMatchObject({
+      error: false,
+      result: 'PAYMENT_PENDING',
+      pay_by: expect.any(String),
+      message: expect.stringMatching(/^Your place is held: pay by \d{1,2}:\d{2} [AP]M to get your ticket\.$/),
+    })
     const payBy = Date.parse(first.body.pay_by)
     expect(payBy - Date.now()).toBeGreaterThan(14 * 60_000)
     expect(payBy - Date.now()).toBeLessThanOrEqual(15 * 60_000)
@@ -128,7 +134,15 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     const before = standin.orders.size
     const tap = await pay(eventId, a, 'RAZORPAY')
     expect(tap.status).toBe(200)
-    expect(tap.body).toMatchObject({ method: 'RAZORPAY', key_id: standin.keyId, amount: 30_000, currency: 'INR', name: expect.stringMatching(/^Paid council/), description: expect.stringMatching(/^Workshop/), checkout_url: standin.checkoutUrl })
+    expect(tap.body).toMatchObject({
+      method: 'RAZORPAY',
+      key_id: standin.keyId,
+      amount: 30_000,
+      currency: 'INR',
+      name: expect.stringMatching(/^Paid council/),
+      description: expect.stringMatching(/^Workshop/),
+      checkout_url: standin.checkoutUrl,
+    })
     expect((await pay(eventId, a, 'RAZORPAY')).body.order_id).toBe(tap.body.order_id)
     expect(standin.orders.size).toBe(before + 1)
     const order = standin.orders.get(tap.body.order_id)!
@@ -137,7 +151,11 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     const { response } = await standin.pay(order.id)
     const paid = await verify(eventId, a, response)
     expect(paid.status).toBe(200)
-    expect(paid.body).toMatchObject({ message: 'Payment received: your ticket is ready.', payment: { status: 'PAID', method: 'RAZORPAY', receipt: expect.stringMatching(/^R-\d{6}$/) }, ticket_code: expect.stringMatching(/^\d{16}$/) })
+    expect(paid.body).toMatchObject({
+      message: 'Payment received: your ticket is ready.',
+      payment: { status: 'PAID', method: 'RAZORPAY', receipt: expect.stringMatching(/^R-\d{6}$/) },
+      ticket_code: expect.stringMatching(/^\d{16}$/),
+    })
     // The checkout answer again, and the webhooks (sent by the stand-in as it paid): the same place, nothing doubled.
     expect((await verify(eventId, a, response)).body.payment.status).toBe('PAID')
     const e = await detail(eventId, a)
@@ -165,7 +183,8 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     expect(await verify(eventId, b, response)).toMatchObject({ status: 403, body: { message: 'This payment belongs to another student’s place.' } })
     expect(await snapshot()).toEqual(before)
 
-    const webhook = (event: string, payload: Record<string, unknown>, opts?: { signature?: string; eventId?: string }) => standin.sendWebhook(event, payload, opts)
+    const webhook = (event: string, payload: Record<string, unknown>, opts?: { signature?: string; eventId?: string }) =>
+      standin.sendWebhook(event, payload, opts)
     const entity = { id: response.razorpay_payment_id, entity: 'payment', amount: 30_000, currency: 'INR', status: 'captured', order_id: order.id, notes: {} }
     expect(await webhook('payment.captured', { payment: { entity } }, { signature: 'f'.repeat(64) })).toBe(400)
     expect(await webhook('payment.captured', { payment: { entity: { ...entity, amount: 100 } } })).toBe(400)
@@ -193,7 +212,12 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     Object.assign(standin.faults, { duplicateWebhooks: true, reorderWebhooks: true })
     await standin.pay(order.id)
     Object.assign(standin.faults, { duplicateWebhooks: false, reorderWebhooks: false })
-    expect(standin.deliveries.filter((d) => d.event === 'order.paid' || d.event === 'payment.captured').slice(-4).every((d) => d.status === 200)).toBe(true)
+    expect(
+      standin.deliveries
+        .filter((d) => d.event === 'order.paid' || d.event === 'payment.captured')
+        .slice(-4)
+        .every((d) => d.status === 200),
+    ).toBe(true)
     expect((await detail(eventId, a)).Participant).toMatchObject({ ticket_collected: true, payment: { status: 'PAID' } })
     expect(await moneyAddsUp(eventId)).toMatchObject({ captured: 30_000, paid: 1 })
   })
@@ -250,7 +274,10 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     const upi = await pay(eventId, a, 'UPI')
     expect(upi.body).toMatchObject({ method: 'UPI', amount: 5_000, reference: expect.stringMatching(/^CE\d{16}$/), payee: 'CSI KJSCE' })
     expect(upi.body.upi_url).toBe(`upi://pay?pa=treasurer%40okaxis&pn=CSI%20KJSCE&am=50.00&cu=INR&tn=${upi.body.reference}`)
-    expect(await post(t, 'pay/utr', { event_id: eventId, utr: '12345' }, a.auth)).toMatchObject({ status: 400, body: { message: 'utr must be the 12 digits your UPI app shows' } })
+    expect(await post(t, 'pay/utr', { event_id: eventId, utr: '12345' }, a.auth)).toMatchObject({
+      status: 400,
+      body: { message: 'utr must be the 12 digits your UPI app shows' },
+    })
     const given = await post(t, 'pay/utr', { event_id: eventId, utr: '412345678901' }, a.auth)
     expect(given.body.payment).toMatchObject({ status: 'AWAITING_CONFIRMATION', method: 'UPI' })
     expect(await post(t, 'pay/utr', { event_id: eventId, utr: '412345678901' }, b.auth)).toMatchObject({ status: 409 })

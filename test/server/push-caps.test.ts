@@ -70,6 +70,7 @@ describe.each(DB_KINDS)('push subscriptions are bounded (%s)', (kind) => {
     expect(res.json()).toEqual({
       error: true,
       message: 'These notifications are registered to another account on this browser. Turn notifications off and on again.',
+      code: 'ENDPOINT_TAKEN',
     })
     const [row] = await t.database.db.select().from(schema.pushSubscriptions).where(eq(schema.pushSubscriptions.endpoint, endpoint))
     expect({ userId: row.userId, p256dh: row.p256dh, auth: row.auth }).toEqual({ userId: owner.id, ...KEYS })

@@ -122,7 +122,7 @@ describe('a server with PUSH_ENDPOINTS=public', () => {
     ]) {
       const res = await subscribe(auth, endpoint)
       expect(res.statusCode, endpoint).toBe(400)
-      expect(res.json()).toEqual({ error: true, message: PRIVATE_ENDPOINT_MESSAGE })
+      expect(res.json()).toEqual({ error: true, message: PRIVATE_ENDPOINT_MESSAGE, code: 'INVALID_INPUT' })
       expect(await stored(endpoint), endpoint).toEqual([])
     }
     const ok = await subscribe(auth, 'https://fcm.googleapis.com/fcm/send/abc')

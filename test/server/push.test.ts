@@ -198,7 +198,7 @@ describe('web push', () => {
         payload: { event_id: eventId, title: 'Gate 2', body: 'Use gate 2 tonight.', to: 'TICKET_HOLDERS', ...body },
       })
     expect((await notify(student, {})).statusCode).toBe(403)
-    expect((await notify(organiser, { title: '' })).json()).toEqual({ error: true, message: 'title is a required field' })
+    expect((await notify(organiser, { title: '' })).json()).toEqual({ error: true, message: 'title is a required field', code: 'INVALID_INPUT' })
     expect((await notify(organiser, { to: 'ALL' })).statusCode).toBe(400)
     expect((await notify(organiser, { event_id: 2147483647 })).statusCode).toBe(404)
     const first = await notify(organiser, {})
@@ -264,7 +264,7 @@ describe('web push', () => {
       frees_at: null,
     })
     expect((await status(admin)).statusCode).toBe(200)
-    expect((await status(quiet)).json()).toEqual({ error: true, message: 'Only organisers of this event’s council can do this.' })
+    expect((await status(quiet)).json()).toEqual({ error: true, message: 'Only organisers of this event’s council can do this.', code: 'NOT_ORGANISER' })
     expect((await status(organiser, 2147483647)).statusCode).toBe(404)
     const sent = await t.app.inject({
       method: 'POST',

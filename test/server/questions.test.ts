@@ -37,7 +37,7 @@ describe('registration questions', () => {
     const s = await t.student()
     const res = await post(t, 'register-for-event', { event_id: eventId, answers }, s.auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_ANSWER' })
     expect(await rows(eventId)).toEqual([])
   })
 

@@ -17,7 +17,7 @@ function expect429(res: { statusCode: number; headers: Record<string, unknown>; 
   expect(res.statusCode).toBe(429)
   expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
   expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60)
-  expect(res.json()).toEqual({ error: true, message: 'Too many requests. Please wait a moment and try again.' })
+  expect(res.json()).toEqual({ error: true, message: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED' })
 }
 
 describe('the default limits leave normal use alone', () => {

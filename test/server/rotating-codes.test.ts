@@ -14,7 +14,7 @@ import { doorPost, doorWorld, scannedText, type DoorWorld } from './door-fixture
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 import { post } from './teams-fixtures.ts'
 
-const EXPIRED = { error: true, message: EXPIRED_CODE_MESSAGE, result: 'EXPIRED_CODE' }
+const EXPIRED = { error: true, message: EXPIRED_CODE_MESSAGE, code: 'EXPIRED_CODE', result: 'EXPIRED_CODE' }
 
 describe.each(DB_KINDS)('rotating codes on %s', (kind) => {
   let t: TestApp

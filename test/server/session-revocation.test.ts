@@ -14,7 +14,7 @@ import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const JSON_HEADERS = { 'content-type': 'application/json' }
-const INVALID = { error: true, message: 'Invalid Token' }
+const INVALID = { error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' }
 
 async function devSignIn(t: TestApp, email = `s${randomBytes(4).toString('hex')}@example.edu`) {
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/dev', headers: JSON_HEADERS, payload: { name: 'Student', email } })

@@ -19,7 +19,7 @@ describe('bad static paths answer 404, not 500', () => {
   it.each(['/index.html/x', `/${'a'.repeat(300)}`, `/${'a'.repeat(300)}.js`, '/%00', '/x%00.js', '/assets/%00/y'])('%s', async (url) => {
     const res = await t.app.inject({ method: 'GET', url })
     expect(res.statusCode).toBe(404)
-    expect(res.json()).toEqual({ error: true, message: 'Not found.' })
+    expect(res.json()).toEqual({ error: true, message: 'Not found.', code: 'NOT_FOUND' })
   })
 
   it('client-side routes still answer the app', async () => {
@@ -38,7 +38,7 @@ describe('bad static paths answer 404, not 500', () => {
       })
       expect(res.statusCode, `${method} ${url}`).toBe(404)
       expect(res.headers['content-type'], `${method} ${url}`).toMatch(/^application\/json/)
-      if (method !== 'HEAD') expect(res.json()).toEqual({ error: true, message: 'No such API call.' })
+      if (method !== 'HEAD') expect(res.json()).toEqual({ error: true, message: 'No such API call.', code: 'NOT_FOUND' })
     }
   })
 })

@@ -45,7 +45,7 @@ describe.each(DB_KINDS)('unique mobile numbers and student IDs on %s', (kind) =>
     const before = await rowOf(second.id)
     const res = await update(second.auth, profile('9811100001', 'P-2'))
     expect(res.statusCode).toBe(409)
-    expect(res.json()).toEqual({ error: true, message: MESSAGES.phoneTaken })
+    expect(res.json()).toEqual({ error: true, message: MESSAGES.phoneTaken, code: 'PHONE_TAKEN' })
     expect(await rowOf(second.id)).toEqual(before)
   })
 
@@ -55,7 +55,7 @@ describe.each(DB_KINDS)('unique mobile numbers and student IDs on %s', (kind) =>
     const before = await rowOf(second.id)
     const res = await update(second.auth, profile('9811100012', ' kj-2027-42 '))
     expect(res.statusCode).toBe(409)
-    expect(res.json()).toEqual({ error: true, message: MESSAGES.rollTaken })
+    expect(res.json()).toEqual({ error: true, message: MESSAGES.rollTaken, code: 'ROLL_TAKEN' })
     expect(await rowOf(second.id)).toEqual(before)
   })
 

@@ -35,7 +35,7 @@ describe.each(DB_KINDS)('team races on %s', (kind) => {
       const answers = await Promise.all(joiners.map((s) => post(t, 'join-team/', { event_id: eventId, invite_code: target.invite_code }, s.auth)))
       // 1 leader + 3 joiners = ma_ppt 4; the other 17 are refused (20 - 3).
       expect(tally(answers)).toEqual({ 200: 3, 409: 17 })
-      for (const a of answers.filter((x) => x.status === 409)) expect(a.body).toEqual({ error: true, message: M.full })
+      for (const a of answers.filter((x) => x.status === 409)) expect(a.body).toEqual({ error: true, message: M.full, code: 'TEAM_FULL' })
       const members = await teamMembers(t, target.id)
       expect(members).toHaveLength(4)
       expect(members).toContain(leader.id)

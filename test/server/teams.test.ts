@@ -15,7 +15,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const INVALID_TOKEN = { error: true, message: 'Invalid Token' }
+const INVALID_TOKEN = { error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' }
 
 /**
  * One event with two teams: Alpha (leader + member) and Bravo (otherLeader + otherMember), plus an
@@ -214,7 +214,7 @@ describe('create-team', () => {
     const s = await t.student()
     const res = await post(t, 'create-team/', { event_id: eventId, team_name: teamName }, s.auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_INPUT' })
     expect(await snapshot(t, eventId)).toEqual({ teams: [], members: [] })
   })
 
@@ -234,20 +234,20 @@ describe('create-team', () => {
   ])('refuses an event_id that is %s with 400', async (_case, eventId, message) => {
     const res = await post(t, 'create-team/', { event_id: eventId, team_name: 'Rockets' }, (await t.student()).auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_INPUT' })
   })
 
   it('answers 404 for an unknown event', async () => {
     const res = await post(t, 'create-team/', { event_id: 999999, team_name: 'Rockets' }, (await t.student()).auth)
     expect(res.status).toBe(404)
-    expect(res.body).toEqual({ error: true, message: M.eventNotFound })
+    expect(res.body).toEqual({ error: true, message: M.eventNotFound, code: 'EVENT_NOT_FOUND' })
   })
 
   it('refuses an individual event (ma_ppt 1) with 403', async () => {
     const eventId = await makeEvent(t, { maPpt: 1 })
     const res = await post(t, 'create-team/', { event_id: eventId, team_name: 'Rockets' }, (await t.student()).auth)
     expect(res.status).toBe(403)
-    expect(res.body).toEqual({ error: true, message: M.individualEvent })
+    expect(res.body).toEqual({ error: true, message: M.individualEvent, code: 'INDIVIDUAL_EVENT' })
     expect(await snapshot(t, eventId)).toEqual({ teams: [], members: [] })
   })
 
@@ -257,7 +257,7 @@ describe('create-team', () => {
       const eventId = await makeEvent(t, { state })
       const res = await post(t, 'create-team/', { event_id: eventId, team_name: 'Rockets' }, (await t.student()).auth)
       expect(res.status).toBe(403)
-      expect(res.body).toEqual({ error: true, message: M.createClosed })
+      expect(res.body).toEqual({ error: true, message: M.createClosed, code: 'TEAM_CREATE_CLOSED' })
       expect(await snapshot(t, eventId)).toEqual({ teams: [], members: [] })
     },
   )
@@ -269,7 +269,7 @@ describe('create-team', () => {
     for (const name of ['Rockets', 'ROCKETS', 'rockets', '  rOcKeTs ']) {
       const res = await post(t, 'create-team/', { event_id: eventId, team_name: name }, (await t.student()).auth)
       expect(res.status).toBe(409)
-      expect(res.body).toEqual({ error: true, message: M.nameTaken })
+      expect(res.body).toEqual({ error: true, message: M.nameTaken, code: 'TEAM_NAME_TAKEN' })
     }
     expect(await snapshot(t, eventId)).toEqual(before)
   })
@@ -316,7 +316,7 @@ describe('join-team', () => {
     const s = await t.student()
     const res = await post(t, 'join-team/', { event_id: eventId, invite_code: code }, s.auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_INPUT' })
     const counters = await t.database.db
       .select()
       .from(schema.attemptCounters)
@@ -331,7 +331,7 @@ describe('join-team', () => {
     const s = await t.student()
     const res = await post(t, 'join-team/', { event_id: eventId, invite_code: 'aBcDe' }, s.auth)
     expect(res.status).toBe(404)
-    expect(res.body).toEqual({ error: true, message: M.unknownCode })
+    expect(res.body).toEqual({ error: true, message: M.unknownCode, code: 'UNKNOWN_INVITE_CODE' })
     expect((await post(t, 'join-team/', { event_id: eventId, invite_code: 'AbCdE' }, s.auth)).status).toBe(200)
   })
 
@@ -351,7 +351,7 @@ describe('join-team', () => {
     const before = await snapshot(t, eventId)
     const res = await post(t, 'join-team/', { event_id: eventId, invite_code: team.invite_code }, (await t.student()).auth)
     expect(res.status).toBe(409)
-    expect(res.body).toEqual({ error: true, message: M.full })
+    expect(res.body).toEqual({ error: true, message: M.full, code: 'TEAM_FULL' })
     expect(await snapshot(t, eventId)).toEqual(before)
   })
 
@@ -362,7 +362,7 @@ describe('join-team', () => {
     const before = await snapshot(t, eventId)
     const res = await post(t, 'join-team/', { event_id: eventId, invite_code: team.invite_code }, (await t.student()).auth)
     expect(res.status).toBe(403)
-    expect(res.body).toEqual({ error: true, message: M.joinClosed })
+    expect(res.body).toEqual({ error: true, message: M.joinClosed, code: 'TEAM_JOIN_CLOSED' })
     expect(await snapshot(t, eventId)).toEqual(before)
   })
 
@@ -399,7 +399,7 @@ describe('remove-from-team and delete-team', () => {
   ])('remove-from-team refuses %s with 400', async (_case, body, message) => {
     const res = await post(t, 'remove-from-team/', body, (await t.student()).auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_INPUT' })
   })
 
   it.each([
@@ -409,7 +409,7 @@ describe('remove-from-team and delete-team', () => {
   ])('delete-team refuses %s with 400', async (_case, body, message) => {
     const res = await post(t, 'delete-team/', body, (await t.student()).auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_INPUT' })
   })
 
   it('answers 404 for an unknown team on remove and on delete', async () => {
@@ -428,7 +428,7 @@ describe('remove-from-team and delete-team', () => {
     const before = await snapshot(t, w.eventId)
     const res = await post(t, 'delete-team/', { event_id: elsewhere, team_id: w.alpha.id }, w.auth.leader)
     expect(res.status).toBe(404)
-    expect(res.body).toEqual({ error: true, message: M.teamNotInEvent })
+    expect(res.body).toEqual({ error: true, message: M.teamNotInEvent, code: 'TEAM_NOT_IN_EVENT' })
     expect(await snapshot(t, w.eventId)).toEqual(before)
   })
 
@@ -456,7 +456,7 @@ describe('remove-from-team and delete-team', () => {
     const before = await snapshot(t, w.eventId)
     const res = await post(t, 'remove-from-team/', { team_id: w.alpha.id, user_id: third.id }, w.auth.member)
     expect(res.status).toBe(403)
-    expect(res.body).toEqual({ error: true, message: M.leaderOnlyRemove })
+    expect(res.body).toEqual({ error: true, message: M.leaderOnlyRemove, code: 'LEADER_ONLY_REMOVE' })
     expect(await snapshot(t, w.eventId)).toEqual(before)
   })
 
@@ -494,7 +494,7 @@ describe('paths', () => {
         payload,
       })
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ error: true, message: 'event_id is a required field' })
+      expect(res.json()).toEqual({ error: true, message: 'event_id is a required field', code: 'INVALID_INPUT' })
     }
   })
 })
@@ -509,7 +509,7 @@ describe('odd input never reaches the database as a 500', () => {
   ] as const)('%s with an id past the integer range (%j) is refused before the database: 400', async (call, body, message) => {
     const res = await post(t, call, body, (await t.student()).auth)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: true, message })
+    expect(res.body).toEqual({ error: true, message, code: 'INVALID_INPUT' })
   })
 
   it('answers every call with a 4xx for wrong types, unicode, huge strings and extra fields, writing nothing', async () => {

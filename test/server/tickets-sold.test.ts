@@ -125,7 +125,11 @@ describe.each(DB_KINDS)('a team below min_ppt cannot collect tickets, on %s', (k
     await setState(t, eventId, 'TICKET_OPEN')
     const refused = await post(t, 'claim-ticket', { event_id: eventId }, leader.auth)
     expect(refused.status).toBe(409)
-    expect(refused.body).toEqual({ error: true, message: 'Your team is not complete yet: it needs more members before tickets can be collected.' })
+    expect(refused.body).toEqual({
+      error: true,
+      message: 'Your team is not complete yet: it needs more members before tickets can be collected.',
+      code: 'TEAM_INCOMPLETE',
+    })
     const [e] = await t.database.db.select({ sold: schema.events.ticketsSold }).from(schema.events).where(eq(schema.events.id, eventId))
     expect(e.sold).toBe(0)
     await setState(t, eventId, 'REGISTRATION_OPEN')

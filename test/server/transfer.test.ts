@@ -72,7 +72,7 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
 
     // The door: the old code is TRANSFERRED (live), the friend's passes.
     const stale = await checkIn(w.eventId, w.codes[0], w.users.door)
-    expect(stale).toEqual({ status: 404, body: { error: true, message: DOOR_MESSAGES.transferred, result: 'TRANSFERRED' } })
+    expect(stale).toEqual({ status: 404, body: { error: true, message: DOOR_MESSAGES.transferred, code: 'TRANSFERRED', result: 'TRANSFERRED' } })
     expect((await checkIn(w.eventId, got.ticketCode!, w.users.door)).body.result).toBe('CHECKED_IN')
   })
 
@@ -87,7 +87,13 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
       w.users.door.auth,
     )
     expect(synced.status).toBe(200)
-    expect(synced.body.results[0]).toEqual({ error: true, message: DOOR_MESSAGES.transferred, result: 'TRANSFERRED', scan_id: scan.scan_id })
+    expect(synced.body.results[0]).toEqual({
+      error: true,
+      message: DOOR_MESSAGES.transferred,
+      code: 'TRANSFERRED',
+      result: 'TRANSFERRED',
+      scan_id: scan.scan_id,
+    })
     expect(synced.body.results[1].result).toBe('CHECKED_IN')
     const recorded = await t.database.db.select().from(schema.doorScans).where(eq(schema.doorScans.scanId, scan.scan_id))
     expect(recorded).toEqual([])
@@ -139,7 +145,11 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
     expect(third).toMatchObject({ status: 409, body: { message: 'This ticket has already changed hands 2 times: it cannot be transferred again.' } })
 
     const w2 = await doorWorld(t, { state: 'COMPLETED' })
-    expect((await transfer(w2.eventId, w2.people[0], w2.registered)).body).toEqual({ error: true, message: 'Tickets of this event cannot be transferred now.' })
+    expect((await transfer(w2.eventId, w2.people[0], w2.registered)).body).toEqual({
+      error: true,
+      message: 'Tickets of this event cannot be transferred now.',
+      code: 'TRANSFERS_CLOSED',
+    })
     // The organiser closed transfers an hour before the first date (25 Nov 2026, 6 PM IST: past).
     const w3 = await doorWorld(t, { state: 'TICKET_OPEN' })
     await t.database.db.update(schema.events).set({ transferClosesMinutes: 60 }).where(eq(schema.events.id, w3.eventId))
@@ -192,6 +202,7 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
     expect((await save({ id: w.eventId, transfer_closes_minutes: 10081 })).body).toEqual({
       error: true,
       message: 'transfer_closes_minutes must be a whole number from 0 to 10080',
+      code: 'INVALID_INPUT',
     })
     expect((await save({ id: w.eventId, transfer_closes_minutes: null })).body.event.transfer_closes_minutes).toBeNull()
     // A volunteer of the event may not.

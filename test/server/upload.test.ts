@@ -95,7 +95,7 @@ describe('POST /org/p/upload', () => {
   it('refuses anything else with 415 and a message, whatever the name or type claimed; over 5 MB with 413', async () => {
     const text = await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), organiser.auth, 'evil.jpg', 'image/jpeg')
     expect(text.statusCode).toBe(415)
-    expect(text.json()).toEqual({ error: true, message: 'Only JPEG, PNG or WebP images can be uploaded.' })
+    expect(text.json()).toEqual({ error: true, message: 'Only JPEG, PNG or WebP images can be uploaded.', code: 'IMAGE_TYPE_NOT_ALLOWED' })
     const gif = await upload(Buffer.from('GIF89a\x01\x00\x01\x00'), organiser.auth, 'a.gif', 'image/gif')
     expect(gif.statusCode).toBe(415)
     const broken = await upload(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), randomBytes(500)]), organiser.auth)
@@ -121,7 +121,11 @@ describe('POST /org/p/upload', () => {
     const res = await upload(huge, organiser.auth, 'huge.png', 'image/png')
     const used = process.cpuUsage(cpu)
     expect(res.statusCode).toBe(413)
-    expect(res.json()).toEqual({ error: true, message: 'The image is larger than 25 megapixels (6000 × 4000 is the most): choose a smaller one.' })
+    expect(res.json()).toEqual({
+      error: true,
+      message: 'The image is larger than 25 megapixels (6000 × 4000 is the most): choose a smaller one.',
+      code: 'IMAGE_TOO_LARGE',
+    })
     console.log(`a ${huge.length} B PNG of 7000 × 7000 refused after ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU (this process)`)
     // 6000 × 4000 (24 MP) is taken.
     const camera = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: 'white' } })

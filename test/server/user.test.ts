@@ -10,7 +10,7 @@ import { startSession } from '../../server/db/sessions.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
-const INVALID = { error: true, message: 'Invalid Token' }
+const INVALID = { error: true, message: 'Invalid Token', code: 'INVALID_TOKEN' }
 
 let profiles = 0
 /** A valid body; each one with a phone and roll number no other student holds (they are unique, migration 0003). */
@@ -183,7 +183,7 @@ describe('user calls', () => {
       const before = [await rowOf(s.id), await rowOf(victim.id)]
       const res = await post('/p/update', s.auth, { ...valid(), id: victim.id })
       expect(res.statusCode).toBe(403)
-      expect(res.json()).toEqual({ error: true, message: 'You can only update your own profile.' })
+      expect(res.json()).toEqual({ error: true, message: 'You can only update your own profile.', code: 'NOT_YOUR_PROFILE' })
       expect([await rowOf(s.id), await rowOf(victim.id)]).toEqual(before)
     })
 
@@ -230,7 +230,7 @@ describe('user calls', () => {
       const before = await rowOf(s.id)
       const res = await post('/p/update', s.auth, { ...valid(), ...change })
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ error: true, message })
+      expect(res.json()).toEqual({ error: true, message, code: 'INVALID_INPUT' })
       expect(await rowOf(s.id)).toEqual(before)
     })
 
@@ -238,7 +238,7 @@ describe('user calls', () => {
       const s = await t.student()
       const res = await post('/p/update', s.auth, true)
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ error: true, message: MESSAGES.phoneRequired })
+      expect(res.json()).toEqual({ error: true, message: MESSAGES.phoneRequired, code: 'INVALID_INPUT' })
     })
 
     it('never writes fields outside the list (name, email, role, photo, issuer, subject, created_at)', async () => {

@@ -46,7 +46,7 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
   it('joins only when sold out, registered and without a ticket; shows the position; leaves', async () => {
     const { eventId, holders, waiting } = await soldOut(1, 3)
     const stranger = await t.student()
-    expect((await join(eventId, stranger)).body).toEqual({ error: true, message: E.notRegistered })
+    expect((await join(eventId, stranger)).body).toEqual({ error: true, message: E.notRegistered, code: 'NOT_REGISTERED' })
     expect((await join(eventId, holders[0])).status).toBe(409)
     const [a, b, c] = waiting
     expect((await join(eventId, a)).body).toEqual({ error: false, position: 1, message: AROUND_MESSAGES.joined })
@@ -58,7 +58,7 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
     expect((await join(eventId, b, false)).body).toEqual({ error: false, message: AROUND_MESSAGES.left })
     expect((await join(eventId, b, false)).body).toEqual({ error: false, message: AROUND_MESSAGES.notOnList })
     expect((await detail(eventId, c)).Participant.waitlist.position).toBe(2)
-    expect((await post(t, 'waitlist', { event_id: eventId }, a.auth)).body).toEqual({ error: true, message: 'join is a required field' })
+    expect((await post(t, 'waitlist', { event_id: eventId }, a.auth)).body).toEqual({ error: true, message: 'join is a required field', code: 'INVALID_INPUT' })
     expect((await post(t, 'waitlist', { event_id: 2147483647, join: true }, a.auth)).status).toBe(404)
   })
 
@@ -93,7 +93,7 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
     // Everyone sees that the place is held, and until when (issue 22 item 11: not an RSVP button that reverts).
     for (const s of [a, b, outsider, holders[0]]) expect((await detail(eventId, s)).held_until).toBe(offer.offer_expires_at)
     // Others, on the list or not, keep getting sold out (the old holder too).
-    for (const s of [b, outsider, holders[0]]) expect((await claim(eventId, s)).body).toEqual({ error: true, message: E.soldOut })
+    for (const s of [b, outsider, holders[0]]) expect((await claim(eventId, s)).body).toEqual({ error: true, message: E.soldOut, code: 'SOLD_OUT' })
     // The hold passes: the tick passes it on to b (exactly once).
     await expire(eventId)
     expect((await claim(eventId, a)).body.message).toBe(E.soldOut)
@@ -129,11 +129,12 @@ describe.each(DB_KINDS)('give back and waitlist on %s', (kind) => {
     const { eventId, waiting } = await soldOut(1, 1)
     const stranger = await t.student()
     expect((await release(eventId, waiting[0])).status).toBe(409)
-    expect((await release(eventId, stranger)).body).toEqual({ error: true, message: E.notRegistered })
+    expect((await release(eventId, stranger)).body).toEqual({ error: true, message: E.notRegistered, code: 'NOT_REGISTERED' })
     expect((await release(2147483647, stranger)).status).toBe(404)
     expect((await post(t, 'release-ticket', { event_id: 'x' }, stranger.auth)).body).toEqual({
       error: true,
       message: 'event_id must be a positive whole number',
+      code: 'INVALID_INPUT',
     })
     expect((await post(t, 'release-ticket', {}, undefined)).status).toBe(401)
   })

@@ -4,8 +4,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { COLLEGE, DEGREE, type Gender } from '../../../contract/constants.ts'
+import type { RefusalCode } from '../../../contract/refusal-codes.ts'
+import type { ApiError } from '../../api/client.ts'
 import { branchToWire } from '../../../contract/profile-options.ts'
-import { MESSAGES } from '../../../contract/messages.ts'
 import { educationalErrors, interestErrors, personalErrors, phoneDigits } from './rules.ts'
 import { session } from '../../stores/session.ts'
 import { saveProfile } from '../../stores/session-flows.ts'
@@ -26,13 +27,14 @@ export const STEP_TITLES: Record<Step, string> = {
 
 export const USER_ID_MISSING = 'User ID not found.'
 
-/** A value the server refused because another student holds it (409), and its message. */
+/** A value the server refused because another student holds it (409), and the server's words for it. */
 interface Taken {
   field: 'phone_number' | 'roll_number'
   value: string
   message: string
 }
-const TAKEN_FIELD: Record<string, Taken['field']> = { [MESSAGES.phoneTaken]: 'phone_number', [MESSAGES.rollTaken]: 'roll_number' }
+/** The field each refusal names, by its code (the words may change). */
+const TAKEN_FIELD: Partial<Record<RefusalCode, Taken['field']>> = { PHONE_TAKEN: 'phone_number', ROLL_TAKEN: 'roll_number' }
 
 const STEP_FIELDS: Record<(typeof FORM_STEPS)[number], Field[]> = {
   personal: ['phone_number', 'roll_number', 'gender'],
@@ -145,7 +147,8 @@ export default function GettingStarted() {
       const message = (err as Error).message
       showToast(message, 'error')
       // 409: another student holds this number or ID; back to the field to change, with the message under it.
-      const field = TAKEN_FIELD[message]
+      const code = (err as Partial<ApiError>).data?.code
+      const field = code && TAKEN_FIELD[code]
       if (field) {
         setTaken({ field, value: form[field].trim(), message })
         touch(field)
