@@ -29,7 +29,8 @@ describe('api calls', () => {
     ['getMyEvents', (a) => a.getMyEvents(), '/event/p/get/me', true],
     ['getEvent', (a) => a.getEvent(42), '/event/p/get/42', true],
     ['register', (a) => a.register(5), '/event/p/register-for-event', { event_id: 5 }],
-    ['claimTicket', (a) => a.claimTicket(5), '/event/p/claim-ticket', { event_id: 5 }],
+    // The draw nonce the app makes for the claim (API.md Part 3), given here so the body can be compared whole.
+    ['claimTicket', (a) => a.claimTicket(5, 'ab'.repeat(16)), '/event/p/claim-ticket', { event_id: 5, draw_nonce: 'ab'.repeat(16) }],
     ['rate', (a) => a.rate(5, 4), '/event/p/rate', { event_id: 5, rating: 4 }],
     ['createTeam', (a) => a.createTeam(5, 'Rockets'), '/event/p/create-team/', { event_id: 5, team_name: 'Rockets' }],
     ['joinTeam', (a) => a.joinTeam(5, 'aB3dE'), '/event/p/join-team/', { event_id: 5, invite_code: 'aB3dE' }],
@@ -37,6 +38,14 @@ describe('api calls', () => {
     ['deleteTeam', (a) => a.deleteTeam(5, 9), '/event/p/delete-team/', { event_id: 5, team_id: 9 }],
     ['getCouncils', (a) => a.getCouncils(), '/council/p/get', true],
   ]
+  it('claimTicket makes its own draw nonce: 32 lowercase hex digits, new for each claim (API.md Part 3)', async () => {
+    const { api, last } = recorder({})
+    await api.claimTicket(5)
+    const first = (last().body as { draw_nonce: string }).draw_nonce
+    await api.claimTicket(5)
+    expect(first).toMatch(/^[0-9a-f]{32}$/)
+    expect((last().body as { draw_nonce: string }).draw_nonce).not.toBe(first)
+  })
   for (const [name, call, path, body] of table) {
     it(`${name} → POST ${path} with the bearer token`, async () => {
       const { api, last } = recorder({})
