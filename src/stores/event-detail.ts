@@ -9,7 +9,6 @@ import { ApiError } from '../api/client.ts'
 import type { Api } from '../api/all-calls.ts'
 import { api } from '../api/calls.ts'
 import { detailApi } from '../api/detail-calls.ts'
-import { aroundApi, type AroundApi } from '../api/around-calls.ts'
 import { drawStep } from '../lib/draw-step.ts'
 import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
@@ -34,9 +33,6 @@ export interface EventDetailDeps {
   rate: Api['rate']
   /** Called after an action succeeded with the event's new participation: the events list shows it. */
   onChanged?: (eventId: number, participant: SummaryParticipant) => unknown
-  /** Give back and waitlist (issue 13); optional so that a test's fake api can leave them out. */
-  releaseTicket?: AroundApi['releaseTicket']
-  waitlist?: AroundApi['waitlist']
 }
 
 /** A registration just made: what the server holds for it until the next fetch (its id is not in the answer). */
@@ -60,7 +56,7 @@ const AFTER_STEP_MS = [1_500, 6_000, 15_000, 30_000, 60_000]
 /** An id the server could answer for; anything else ('abc', '0', '1.5') can only be "not found". */
 const isId = (id: string) => /^[1-9]\d{0,9}$/.test(id)
 
-export const EventDetailModel = createModel(({ getEvent, register, claimTicket, rate, releaseTicket, waitlist, onChanged }: EventDetailDeps) => {
+export const EventDetailModel = createModel(({ getEvent, register, claimTicket, rate, onChanged }: EventDetailDeps) => {
   const event = signal<EventDetail | null>(null)
   const loading = signal(false)
   const error = signal<string | null>(null)
@@ -200,19 +196,6 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     write(current.id, (e) => ({ ...e, Participant: e.Participant && { ...e.Participant, rating } }))
   }
 
-  /**
-   * Runs a give-back or waitlist call on the current event, then fetches the event again (the waitlist position
-   * and offer are the server's) and tells the list; failures reject so the screen can show the refusal.
-   */
-  const act = async (call: (eventId: number) => Promise<unknown>): Promise<void> => {
-    const current = event.value
-    if (!current) throw new Error('No event loaded')
-    await call(current.id)
-    await refresh()
-    const p = event.value?.id === current.id ? event.value.Participant : null
-    if (p) onChanged?.(current.id, { ticket_collected: p.ticket_collected, team: p.team && { id: p.team.id, name: p.team.name } })
-  }
-
   /** Forgets the event (sign-out, tests): the next load starts from nothing. */
   const reset = action(() => {
     currentId = null
@@ -269,24 +252,6 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
     register: action(() => flow('register')),
     claimTicket: action(() => flow('claim-ticket')),
     rate: action(rateCurrent),
-    /** Gives the ticket back (issue 13): the server's message, for the toast. */
-    releaseTicket: action(async (): Promise<string> => {
-      let message = ''
-      await act(async (id) => {
-        if (!releaseTicket) throw new Error('releaseTicket is not available')
-        message = (await releaseTicket(id)).message
-      })
-      return message
-    }),
-    /** Joins (true) or leaves (false) the waitlist; the server's message, for the toast. */
-    waitlist: action(async (join: boolean): Promise<string> => {
-      let message = ''
-      await act(async (id) => {
-        if (!waitlist) throw new Error('waitlist is not available')
-        message = (await waitlist(id, join)).message
-      })
-      return message
-    }),
   }
 })
 
@@ -308,8 +273,6 @@ export function buildEventDetail({ events, session }: { events: Pick<StartModels
     claimTicket: detailApi.claimTicket,
     rate: detailApi.rate,
     onChanged: setParticipant,
-    releaseTicket: aroundApi.releaseTicket,
-    waitlist: aroundApi.waitlist,
   })
   // Participant is per student: after a sign-out (or another student signing in on this phone) the held event
   // must not be shown again, even for a moment.

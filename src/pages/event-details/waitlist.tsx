@@ -9,6 +9,7 @@ import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatTime } from '../../lib/date-formats.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
+import { joinWaitlist, releaseTicket } from '../../stores/give-back.ts'
 import { push } from '../../stores/push.ts'
 import s from './waitlist.module.css'
 
@@ -66,12 +67,7 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
           Give back ticket
         </button>
         {confirming && (
-          <ConfirmModal
-            title="Give back your ticket?"
-            busy={busy}
-            onCancel={() => setConfirming(false)}
-            onConfirm={() => run(() => eventDetail.releaseTicket())}
-          >
+          <ConfirmModal title="Give back your ticket?" busy={busy} onCancel={() => setConfirming(false)} onConfirm={() => run(releaseTicket)}>
             <p>Your ticket code stops working at once and the place goes to the next student on the waitlist. You cannot undo this.</p>
           </ConfirmModal>
         )}
@@ -92,7 +88,7 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
     return (
       <div class={s.waitlist}>
         <p role="status">You are number {place.position} on the waitlist.</p>
-        <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => eventDetail.waitlist(false))}>
+        <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => joinWaitlist(false))}>
           Leave the waitlist
         </button>
       </div>
@@ -103,7 +99,7 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
     return (
       <div class={s.waitlist}>
         {heldUntil && <p role="status">A ticket given back is held for the waitlist until {formatTime(heldUntil)}.</p>}
-        <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => eventDetail.waitlist(true))}>
+        <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => joinWaitlist(true))}>
           Join the waitlist
         </button>
       </div>
