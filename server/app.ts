@@ -149,7 +149,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(errors)
   await app.register(answerMessages)
-  await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
+  await app.register(securityHeaders, {
+    staticDir: config.staticDir,
+    apiOrigin: config.apiOrigin,
+    checkout: config.razorpay ? { script: config.razorpay.checkoutUrl, api: config.razorpay.apiUrl } : undefined,
+  })
   await app.register(input)
   await app.register(redis, { url: config.redisUrl, client: options.redis, prefix: options.redisPrefix })
   await app.register(auth, { secret, accessTokenSeconds: options.accessTokenSeconds })

@@ -11,6 +11,11 @@ export interface SecurityHeaderOptions {
   staticDir?: string
   /** The API's origin when the SPA calls another host (VITE_API_HOST); the page's own origin is always allowed. */
   apiOrigin?: string
+  /**
+   * Razorpay's standard checkout (issue 35), when configured: its script's origin (RAZORPAY_CHECKOUT_URL) and its API's
+   * (RAZORPAY_API_URL), which the checkout loads its frames and calls from. Nothing is allowed without them.
+   */
+  checkout?: { script: string; api: string }
 }
 
 /** `'sha256-…'` for each inline <style> of the page; Vite inlines the critical CSS there (vite.config.ts). */
@@ -27,14 +32,16 @@ export function inlineScripts(html: string): string[] {
   return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]).filter((s) => s.trim())
 }
 
-export function contentSecurityPolicy({ staticDir, apiOrigin }: SecurityHeaderOptions): string {
+export function contentSecurityPolicy({ staticDir, apiOrigin, checkout }: SecurityHeaderOptions): string {
   const index = staticDir ? resolve(staticDir, 'index.html') : undefined
   const html = index && existsSync(index) ? readFileSync(index, 'utf8') : ''
   const scriptHashes = inlineScripts(html).map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`)
-  const connect = ["'self'", ...(apiOrigin ? [apiOrigin] : [])]
+  const gateway = checkout ? [...new Set([new URL(checkout.script).origin, new URL(checkout.api).origin])] : []
+  const connect = ["'self'", ...(apiOrigin ? [apiOrigin] : []), ...gateway]
   return [
     "default-src 'self'",
-    `script-src 'self'${scriptHashes.map((h) => ' ' + h).join('')}`,
+    `script-src 'self'${scriptHashes.map((h) => ' ' + h).join('')}${checkout ? ` ${new URL(checkout.script).origin}` : ''}`,
+    ...(checkout ? [`frame-src ${gateway.join(' ')}`] : []),
     // Hashes, not 'unsafe-inline': styles set from script (Preact's style props) go through the CSSOM,
     // which CSP does not restrict, so the critical CSS block is the only inline style to allow.
     `style-src 'self'${inlineStyleHashes(html)

@@ -167,6 +167,7 @@ export default function EventDetails() {
         </h2>
         <p class={s.about}>{event.long_description || event.description}</p>
       </section>
+      {event.Participant && event.Participant.payment && <Chunk load={() => import('./pay.tsx').then((m) => m.PayPanel)} props={{ event }} />}
       {certified && <Chunk load={() => import('./certificate.tsx').then((m) => m.Certificate)} props={{ eventId: event.id }} />}
       <ChildList parent={event} />
       {/* In the page, not in the fixed bar: its dialog must open above the navigation, and the bar stays one

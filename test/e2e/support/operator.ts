@@ -56,5 +56,5 @@ export async function moveEvents(
     if (printed.state !== state) throw new Error(`event ${id} is ${printed.state}, not ${state}`)
   }
   await more?.(server.dataDir)
-  return startServer({ DATA_DIR: server.dataDir, PORT: port, APP_URL: server.url })
+  return startServer({ ...server.env, DATA_DIR: server.dataDir, PORT: port, APP_URL: server.url })
 }

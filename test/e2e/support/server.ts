@@ -12,6 +12,8 @@ const SERVER = 'build/server/main.js'
 export interface RunningServer {
   url: string
   dataDir: string
+  /** The settings it was started with, for a restart on the same data (operator.ts moveEvents). */
+  env: Record<string, string>
   output: () => string
   stop(): Promise<void>
 }
@@ -56,6 +58,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     dataDir,
+    env,
     output: () => log,
     stop: () =>
       new Promise<void>((resolve) => {
