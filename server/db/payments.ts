@@ -544,9 +544,9 @@ export function paymentsRepository(db: Db, options: { holdMinutes?: number } = {
       })
     },
 
-    /** Ends a job's lease early (the gateway did not answer): the next tick tries again. */
-    async release(paymentId: number): Promise<void> {
-      await db.execute(sql`UPDATE payments SET lease_until = NULL WHERE id = ${paymentId}`)
+    /** Leaves a row alone for `minutes` (the gateway refused the job's call: not worth asking again at once). */
+    async postpone(paymentId: number, minutes: number): Promise<void> {
+      await db.execute(sql`UPDATE payments SET lease_until = now() + make_interval(mins => ${minutes}) WHERE id = ${paymentId}`)
     },
 
     /** Every ledger total and payment count of an event: the money adds up (issue 35 item 6). */

@@ -57,8 +57,10 @@ export const payments = fp(
         await repo.refundMade(row.id, refund)
       } catch (err) {
         if (!(err instanceof GatewayError)) throw err
+        // Unanswered: tried again when the lease ends (a minute). Refused: an hour later, and it stays listed as a
+        // refund due in the console, where the treasurer sees it.
         app.log.warn({ err, payment: row.id }, 'Razorpay did not make the refund: it is tried again')
-        await repo.release(row.id)
+        if (err.kind === 'refused') await repo.postpone(row.id, 60)
       }
     }
 

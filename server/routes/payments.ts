@@ -105,6 +105,20 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       const pay = await repo.byOrder(orderId)
       if (!pay || pay.event_id !== event_id) throw refusal('paymentNotFound')
       if (pay.user_id !== request.userId) throw refusal('notYourPayment')
+      // The signature says Razorpay authorised the payment; on an account that captures by hand it is captured here,
+      // so the ledger records only money captured. Razorpay out of reach: nothing is written, and the reconciliation
+      // (or the webhook) settles it when Razorpay answers.
+      try {
+        const payment = await app.razorpay.api.payment(paymentId)
+        if (payment.order_id !== orderId) throw refusal('badSignature')
+        if (payment.status === 'authorized') await app.razorpay.api.capture(paymentId, payment.amount)
+      } catch (err) {
+        if (err instanceof GatewayError) {
+          request.log.warn({ err }, 'Razorpay did not answer the verification')
+          throw refusal('gatewayUnavailable', undefined, 30)
+        }
+        throw err
+      }
       const settled = valueOf(await repo.settle(pay.id, { method: 'RAZORPAY', amount: pay.amount, ref: paymentId, razorpayPaymentId: paymentId }))
       return {
         error: false as const,
