@@ -246,7 +246,7 @@ async function refundDouble(tx: Db, place: PaymentRow, capture: Capture): Promis
       INSERT INTO payments (event_id, user_id, participant_id, kind, amount, status, method, reference, pay_by, paid_at, refund_requested_at,
                             razorpay_order_id, razorpay_payment_id, utr, confirmed_by, desk_mode, double_of)
         VALUES (${place.event_id}, ${place.user_id}, ${place.participant_id}, ${place.kind}, ${capture.amount}, 'REFUND_PENDING', ${capture.method},
-                ${`${place.reference}-D${Date.now().toString(36)}`}, ${place.pay_by}, now(), now(), NULL,
+                ${`${place.reference}-D${Date.now().toString(36)}`}, ${place.pay_by.toISOString()}::timestamptz, now(), now(), NULL,
                 ${capture.razorpayPaymentId ?? null}, NULL, ${capture.confirmedBy ?? null}, ${capture.deskMode ?? null}, ${place.id})
         RETURNING ${COLUMNS}`),
   )
