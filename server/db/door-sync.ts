@@ -1,8 +1,8 @@
 // The door's offline scans (server/db/door.ts joins the parts; the head of that file says how a sync stays bounded
 // and safe under retries and races): a batch applied in scanned_at order, answered in the order sent.
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { dayOf, type Direction } from '../../contract/admission.ts'
-import { type AdmissionRow, admissionsOf, mirrorOf, rulesFrom, saveAdmissions } from './admissions.ts'
+import { dayOf, type Direction, scanTimeBelievable } from '../../contract/admission.ts'
+import { type AdmissionRow, admissionsOf, mirrorOf, rulesFrom, rulesOf, saveAdmissions } from './admissions.ts'
 import {
   admitScan,
   attendeeOf,
@@ -226,12 +226,19 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
       const denied = await doorAccess(db, userId, eventId)
       if (denied) return refused(denied)
       if (scans.length === 0) return done([])
+      // A scan whose time cannot be believed (before its day's door opened, or after now and a little) admits
+      // nobody and records nothing (issue 36 item 6): answered EXPIRED_CODE, as a time code that does not hold.
+      const { days } = await rulesOf(db, eventId)
+      const received = clock().getTime()
+      const believable = scans.map((s) => scanTimeBelievable(days, Date.parse(s.scanned_at), received))
       // Each time code checked against its scan's scanned_at (issue 25); the refused ones are answered apart.
-      const screened = await screenScans(
-        db,
-        eventId,
-        scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })),
-      )
+      const screened = (
+        await screenScans(
+          db,
+          eventId,
+          scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })),
+        )
+      ).map((s, i) => (believable[i] ? s : { ...s, expired: true }))
       const passing = scans.flatMap((s, i) => (screened[i].expired ? [] : [{ ...s, ticket_code: screened[i].code }]))
       const decided = passing.length > 0 ? await syncScans(userId, eventId, passing) : []
       let next = 0

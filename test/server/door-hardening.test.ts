@@ -1,7 +1,7 @@
 // The door, hardened (issue 21 items 1, 6, 7 and 13):
-// - an offline scan's time is clamped to its ticket's door window (not before the ticket was collected, not after
-//   now): a year-1 scan read back as 2001 and a year-500 scan "won" as earliest; a rewrite of a check-in's time or
-//   gate by a sync is audited;
+// - an offline scan's time must be believable (issue 36 item 6: not before its day's door opened, not after the sync
+//   plus two minutes; before, a year-1 scan was read back as 2001 and a year-500 scan "won" as earliest); a rewrite
+//   of a check-in's time or gate by a sync is audited;
 // - the 404 for another event's ticket names that event only when the volunteer may see it (drafts stay unnamed);
 // - a repeated scan_id after an undo answers the ticket's state now, not a stale CHECKED_IN;
 // - a sync's work is bounded: 100 scans, known or not, are decided in one transaction (the answers as before).
@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
 import { DOOR_MESSAGES } from '../../server/routes/outcomes.ts'
-import { COLLECTED_AT, checkedInOf, doorPost, doorWorld, type DoorWorld } from './door-fixtures.ts'
+import { checkedInOf, doorPost, doorWorld, type DoorWorld } from './door-fixtures.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 describe.each(DB_KINDS)('the door, hardened (%s)', (kind) => {
@@ -30,35 +30,51 @@ describe.each(DB_KINDS)('the door, hardened (%s)', (kind) => {
       .from(schema.auditLog)
       .where(and(eq(schema.auditLog.eventId, w.eventId), eq(schema.auditLog.action, action)))
 
-  it('item 6: an offline scan dated before its ticket was collected counts from the collection (year 1 read back as 2001 before), one in the future as now', async () => {
+  it('issue 36 item 6: an offline scan whose time cannot be believed (before its day’s door opened: year 1, the afternoon before; after the sync plus two minutes: three days ahead, year 9000) admits nobody and records nothing', async () => {
     const w = await doorWorld(t)
-    const early = await sync(w, [{ ticket_code: w.codes[0], scanned_at: '0001-01-01T00:00:00Z' }])
-    expect(early.body.results[0]).toMatchObject({ result: 'CHECKED_IN', checked_in_at: COLLECTED_AT.toISOString() })
-    expect((await checkedInOf(t, w.codes[0])).at).toEqual(COLLECTED_AT)
-    const [stored] = await t.database.db.select().from(schema.doorScans).where(eq(schema.doorScans.ticketCode, w.codes[0]))
-    expect(stored.scannedAt).toEqual(COLLECTED_AT)
+    // The event's day is 25 Nov (IST); its door opens six hours before that day's midnight: 24 Nov, 6 PM IST.
+    for (const scanned_at of [
+      '0001-01-01T00:00:00Z',
+      '2026-11-24T12:00:00.000Z',
+      new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      '9000-01-01T00:00:00Z',
+    ]) {
+      const refused = await sync(w, [{ ticket_code: w.codes[0], scanned_at }])
+      expect(refused.body.results[0], scanned_at).toMatchObject({ result: 'EXPIRED_CODE' })
+    }
+    expect(await checkedInOf(t, w.codes[0])).toEqual({ at: null, gate: null })
+    expect(await t.database.db.select().from(schema.doorScans).where(eq(schema.doorScans.ticketCode, w.codes[0]))).toEqual([])
+    // The evening before (7:30 PM IST) and a phone a minute fast are believed: checked in at their times (now at most).
+    const evening = await sync(w, [{ ticket_code: w.codes[1], scanned_at: '2026-11-24T14:00:00.000Z' }])
+    expect(evening.body.results[0]).toMatchObject({ result: 'CHECKED_IN', checked_in_at: '2026-11-24T14:00:00.000Z' })
     const before = Date.now()
-    const future = await sync(w, [{ ticket_code: w.codes[1], scanned_at: '9000-01-01T00:00:00Z' }])
-    const at = Date.parse(future.body.results[0].checked_in_at)
-    expect(at).toBeGreaterThanOrEqual(before - 1000)
-    expect(at).toBeLessThanOrEqual(Date.now())
+    const fast = await sync(w, [{ ticket_code: w.codes[2], scanned_at: new Date(Date.now() + 60_000).toISOString() }])
+    expect(fast.body.results[0].result).toBe('CHECKED_IN')
+    expect(Date.parse(fast.body.results[0].checked_in_at)).toBeGreaterThanOrEqual(before - 1000)
+    expect(Date.parse(fast.body.results[0].checked_in_at)).toBeLessThanOrEqual(Date.now())
   })
 
-  it('item 6: a year-500 scan counts from the ticket’s collection, never from before the ticket existed; its takeover of a later scan’s check-in is audited', async () => {
+  it('item 6: an earlier offline scan takes over a later scan’s check-in, audited; a scan from the year 500 takes over nothing', async () => {
     const w = await doorWorld(t)
     const real = '2026-11-25T12:40:00.000Z'
     const first = await sync(w, [{ ticket_code: w.codes[0], scanned_at: real, gate: 'A' }])
     expect(first.body.results[0].result).toBe('CHECKED_IN')
-    // A device with a clock set to the year 500 counts from the collection: earlier than 12:40, so it is the
-    // check-in now, at the collection's time, never at a time before the ticket existed.
+    // Issue 36 item 6: a device with a clock set to the year 500 is not believed at all (before, it took the check-in
+    // over at the collection's time).
     const bogus = await sync(w, [{ ticket_code: w.codes[0], scanned_at: '0500-06-01T00:00:00Z', gate: 'B' }])
-    expect(bogus.body.results[0]).toMatchObject({ result: 'CHECKED_IN', checked_in_at: COLLECTED_AT.toISOString() })
-    expect(await checkedInOf(t, w.codes[0])).toEqual({ at: COLLECTED_AT, gate: 'B' })
+    expect(bogus.body.results[0]).toMatchObject({ result: 'EXPIRED_CODE' })
+    expect(await checkedInOf(t, w.codes[0])).toEqual({ at: new Date(real), gate: 'A' })
+    expect(await audits(w, 'door.rewrite')).toHaveLength(0)
+    // Gate B's real earlier scan (12:35) takes the check-in over, audited.
+    const earlier = '2026-11-25T12:35:00.000Z'
+    const takeover = await sync(w, [{ ticket_code: w.codes[0], scanned_at: earlier, gate: 'B' }])
+    expect(takeover.body.results[0]).toMatchObject({ result: 'CHECKED_IN', checked_in_at: earlier })
+    expect(await checkedInOf(t, w.codes[0])).toEqual({ at: new Date(earlier), gate: 'B' })
     const entries = await audits(w, 'door.rewrite')
     expect(entries).toHaveLength(1)
     expect(entries[0].actorId).toBe(w.users.door.id)
     expect(entries[0].before).toMatchObject({ ticket_code: w.codes[0], checked_in_at: real, gate: 'A' })
-    expect(entries[0].after).toMatchObject({ ticket_code: w.codes[0], checked_in_at: COLLECTED_AT.toISOString(), gate: 'B' })
+    expect(entries[0].after).toMatchObject({ ticket_code: w.codes[0], checked_in_at: earlier, gate: 'B' })
     // A scan that does not rewrite (already in, later) adds no entry.
     expect((await sync(w, [{ ticket_code: w.codes[0], scanned_at: real }])).body.results[0].result).toBe('ALREADY_CHECKED_IN')
     expect(await audits(w, 'door.rewrite')).toHaveLength(1)
