@@ -51,22 +51,17 @@ export function dayOf(days: readonly EventDay[], at: number): string {
   return (days.find((d) => d.day >= today) ?? days[days.length - 1]).day
 }
 
-/** How long before an event day's (IST) midnight its door may already be scanning (an evening-before check-in). */
-export const DOOR_OPENS_BEFORE_DAY_MS = 6 * 3_600_000
 /** How far past the moment a sync is received a scan's time may lie (a phone's clock a little fast). */
 export const SCAN_CLOCK_SLACK_MS = 2 * 60_000
 
 /**
- * Whether an offline scan's time can be believed (issue 36 item 6): not before the door of the event day it counts
- * for opened (that day's IST midnight, less DOOR_OPENS_BEFORE_DAY_MS) and not after the sync's receipt plus
- * SCAN_CLOCK_SLACK_MS. A scan "of year 1" or "three days ahead" is neither: its time code could have been made for
- * any time, so it admits nobody.
+ * Whether an offline scan's time can be believed (issue 36 item 6): not before the ticket's door opened (the moment
+ * the ticket was issued: no door could read it earlier) and not after the sync's receipt plus SCAN_CLOCK_SLACK_MS. A
+ * scan "of year 1" or "three days ahead" is neither: a time code can be replayed at any time a phone claims, so such
+ * a scan admits nobody (before, it was clamped into the window and checked in).
  */
-export function scanTimeBelievable(days: readonly EventDay[], at: number, receivedAt: number): boolean {
-  if (!Number.isFinite(at) || at > receivedAt + SCAN_CLOCK_SLACK_MS) return false
-  const day = dayOf(days, at)
-  if (!day) return true
-  return at >= Date.parse(`${day}T00:00:00+05:30`) - DOOR_OPENS_BEFORE_DAY_MS
+export function scanTimeBelievable(at: number, opensAt: number, receivedAt: number): boolean {
+  return Number.isFinite(at) && at >= opensAt && at <= receivedAt + SCAN_CLOCK_SLACK_MS
 }
 
 /** A ticket's admission on one day, as the door list carries it and the server stores it. */

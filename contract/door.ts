@@ -318,7 +318,7 @@ export const DOOR_CALLS = {
     auth: 'bearer',
     tag: 'door',
     summary:
-      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; a time code (issue 25 item 1) is checked against its scanned_at; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at that cannot be believed (issue 36 item 6: before the door of the event day it counts for opened, six hours before that day’s midnight IST, or after the sync’s receipt plus two minutes) answers EXPIRED_CODE and records nothing; one before the ticket was collected counts from the collection; a check-in whose time or gate a sync rewrites is audited (door.rewrite). Beyond API.md (issue 25 item 3): each scan counts for the event day of its scanned_at (one check-in per ticket and day); `direction` OUT scans out on an event with re-entry, in scanned_at order with the ins.',
+      'Scans made offline, each answered as check-in would (with its scan_id), in the order sent; a time code (issue 25 item 1) is checked against its scanned_at; of one ticket’s scans the earliest scanned_at is checked in. A scanned_at that cannot be believed (issue 36 item 6: before the ticket was issued, or after the sync’s receipt plus two minutes) answers EXPIRED_CODE and records nothing; a check-in whose time or gate a sync rewrites is audited (door.rewrite). Beyond API.md (issue 25 item 3): each scan counts for the event day of its scanned_at (one check-in per ticket and day); `direction` OUT scans out on an event with re-entry, in scanned_at order with the ins.',
     body: fields({
       ...eventRef,
       scans: z

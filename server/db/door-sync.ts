@@ -2,7 +2,7 @@
 // and safe under retries and races): a batch applied in scanned_at order, answered in the order sent.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { dayOf, type Direction, scanTimeBelievable } from '../../contract/admission.ts'
-import { type AdmissionRow, admissionsOf, mirrorOf, rulesFrom, rulesOf, saveAdmissions } from './admissions.ts'
+import { type AdmissionRow, admissionsOf, mirrorOf, rulesFrom, saveAdmissions } from './admissions.ts'
 import {
   admitScan,
   attendeeOf,
@@ -27,6 +27,16 @@ export interface OfflineScan {
   gate: string
   scanned_at: string
   direction?: Direction
+}
+
+/** When each of these codes' tickets of the event was issued (its door window opened), in ms. */
+async function issuedAt(db: Db, eventId: number, codes: string[]): Promise<Map<string, number>> {
+  if (codes.length === 0) return new Map()
+  const rows = await db
+    .select({ code: participants.ticketCode, at: participants.ticketCollectedAt })
+    .from(participants)
+    .where(and(eq(participants.eventId, eventId), inArray(participants.ticketCode, codes)))
+  return new Map(rows.map((r) => [r.code!, r.at ? r.at.getTime() : 0]))
 }
 
 /** `clock`: the server's time, injectable so tests can scan either side of midnight IST without waiting. */
@@ -226,19 +236,21 @@ export function doorSyncRepository(db: Db, clock: () => Date = () => new Date())
       const denied = await doorAccess(db, userId, eventId)
       if (denied) return refused(denied)
       if (scans.length === 0) return done([])
-      // A scan whose time cannot be believed (before its day's door opened, or after now and a little) admits
-      // nobody and records nothing (issue 36 item 6): answered EXPIRED_CODE, as a time code that does not hold.
-      const { days } = await rulesOf(db, eventId)
       const received = clock().getTime()
-      const believable = scans.map((s) => scanTimeBelievable(days, Date.parse(s.scanned_at), received))
       // Each time code checked against its scan's scanned_at (issue 25); the refused ones are answered apart.
-      const screened = (
-        await screenScans(
-          db,
-          eventId,
-          scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })),
-        )
-      ).map((s, i) => (believable[i] ? s : { ...s, expired: true }))
+      const codes = await screenScans(
+        db,
+        eventId,
+        scans.map((s) => ({ text: s.ticket_code, atMs: Date.parse(s.scanned_at) })),
+      )
+      // A scan whose time cannot be believed (before its ticket was issued, or after now and a little) admits nobody
+      // and records nothing (issue 36 item 6): answered EXPIRED_CODE, as a time code that does not hold. A code of no
+      // ticket is left to the sync, which answers it UNKNOWN_TICKET and records nothing either.
+      const issued = await issuedAt(db, eventId, [...new Set(codes.map((c) => c.code))])
+      const screened = codes.map((c, i) => {
+        const opens = issued.get(c.code)
+        return opens === undefined || scanTimeBelievable(Date.parse(scans[i].scanned_at), opens, received) ? c : { ...c, expired: true }
+      })
       const passing = scans.flatMap((s, i) => (screened[i].expired ? [] : [{ ...s, ticket_code: screened[i].code }]))
       const decided = passing.length > 0 ? await syncScans(userId, eventId, passing) : []
       let next = 0
