@@ -23,7 +23,7 @@ export const TRANSFER_CALLS = {
     auth: 'bearer',
     tag: 'around',
     summary:
-      'Gives the caller’s ticket to a friend registered for the event (in the caller’s team for a team event) who holds none: the old code stops working, the friend gets a new one. At most twice per ticket; audited.',
+      'Gives the caller’s ticket to a friend registered for the event (in the caller’s team for a team event) who holds none: the old code stops working, the friend gets a new one. At most twice per ticket; audited. A friend who cannot receive it (no account with the e-mail, not registered, not in the team, a ticket already) gets one answer, FRIEND_CANNOT_RECEIVE (409), naming the conditions, so an e-mail’s account is not told apart; such tries are limited to 10 an hour per student (429, TOO_MANY_TRANSFER_MISSES, with Retry-After).',
     body: fields({ event_id: positiveId('event_id'), email }),
     answers: {
       200: ok({ message: z.string(), to: z.string(), transfers_left: z.int() }),

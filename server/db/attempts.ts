@@ -48,6 +48,12 @@ export interface LimitOptions {
 /** The limit on failed invite-code attempts per student, across all events (reasoning: docs/teams.md). */
 export const JOIN_ATTEMPTS: LimitOptions = { limit: 10, windowSeconds: 15 * 60 }
 
+/**
+ * The limit on transfers to someone who cannot receive the ticket, per student (issue 36 item 5): each such try would
+ * otherwise tell whether an e-mail has an account here; 10 an hour is more than any mistyped address needs.
+ */
+export const TRANSFER_MISSES: LimitOptions = { limit: 10, windowSeconds: 60 * 60 }
+
 export function databaseAttemptLimiter(db: Db, { limit, windowSeconds }: LimitOptions): AttemptLimiter {
   const c = attemptCounters
   const window = sql`(${windowSeconds}::int * interval '1 second')`

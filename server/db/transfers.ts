@@ -80,7 +80,7 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
             id: number
             name: string
           }[]
-          if (accounts.length === 0) throw new Refused('friendNotFound')
+          if (accounts.length === 0) throw new Refused('friendCannotReceive')
           if (accounts.some((a) => Number(a.id) === userId)) throw new Refused('transferToSelf')
           let friend: { id: number; name: string; holding: Holding } | null = null
           for (const account of accounts) {
@@ -90,9 +90,9 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
               break
             }
           }
-          if (!friend) throw new Refused('friendNotRegistered')
-          if (holder.team_id !== null && friend.holding.team_id !== holder.team_id) throw new Refused('friendNotInTeam')
-          if (friend.holding.ticket_collected) throw new Refused('friendHasTicket')
+          if (!friend) throw new Refused('friendCannotReceive')
+          if (holder.team_id !== null && friend.holding.team_id !== holder.team_id) throw new Refused('friendCannotReceive')
+          if (friend.holding.ticket_collected) throw new Refused('friendCannotReceive')
 
           const transfers = Number(holder.ticket_transfers) + 1
           // The holder's row first: the counter goes down, then up again with the friend's, never past ticket_count.

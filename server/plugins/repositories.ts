@@ -13,7 +13,7 @@ import { auditRepository, type AuditRepository } from '../db/audit.ts'
 import { orgRepository, type OrgRepository } from '../db/org.ts'
 import { createLifecycle, type Lifecycle } from '../db/lifecycle.ts'
 import { doorRepository, type DoorRepository } from '../db/door.ts'
-import { JOIN_ATTEMPTS, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
+import { JOIN_ATTEMPTS, TRANSFER_MISSES, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
 import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
@@ -39,6 +39,8 @@ declare module 'fastify' {
     doorRepository: DoorRepository
     /** Wrong invite codes per student: in Redis when instances share one, else in the database. */
     joinAttempts: AttemptLimiter
+    /** Transfers to someone who cannot receive the ticket, per student (issue 36 item 5). */
+    transferMisses: AttemptLimiter
     feedsRepository: FeedsRepository
     uploadsRepository: UploadsRepository
     pointsRepository: PointsRepository
@@ -97,6 +99,14 @@ export const repositories = [
         app.redis ? redisAttemptLimiter(app.redis, JOIN_ATTEMPTS, `${app.redisPrefix}attempts:`) : databaseAttemptLimiter(app.db, JOIN_ATTEMPTS),
       ),
     { name: 'join-attempts', dependencies: [...DB, 'redis'] },
+  ),
+  fp(
+    async (app) =>
+      void app.decorate(
+        'transferMisses',
+        app.redis ? redisAttemptLimiter(app.redis, TRANSFER_MISSES, `${app.redisPrefix}attempts:`) : databaseAttemptLimiter(app.db, TRANSFER_MISSES),
+      ),
+    { name: 'transfer-misses', dependencies: [...DB, 'redis'] },
   ),
   fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('uploadsRepository', uploadsRepository(app.db)), { name: 'uploads-repository', dependencies: DB }),

@@ -1,7 +1,7 @@
 // Give back, ticket transfer, waitlist, push subscriptions and the organiser's message (API.md Part 2 "Around the event").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
-import { badRequest } from '../errors.ts'
+import { badRequest, tooManyRequests } from '../errors.ts'
 import { endpointAllowed, PRIVATE_ENDPOINT_MESSAGE } from '../push/endpoint.ts'
 import { declared } from './declare.ts'
 import { AROUND_MESSAGES, refusal, valueOf } from './outcomes.ts'
@@ -26,7 +26,21 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
     config: writes,
     handler: async (request) => {
       const { event_id, email } = request.body
-      const { to, transfers_left } = valueOf(await app.transfersRepository.transfer(request.userId, event_id, email))
+      // A try at someone who cannot receive the ticket is counted before anything is looked up (issue 36 item 5):
+      // at the limit the student learns nothing more; any other outcome hands the try back.
+      const key = `transfer:${request.userId}`
+      const state = await app.transferMisses.hit(key)
+      if (!state.allowed) {
+        const minutes = Math.ceil(state.retryAfterSeconds / 60)
+        throw tooManyRequests(
+          state.retryAfterSeconds,
+          `Too many tries to give a ticket to someone who cannot receive it. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          'TOO_MANY_TRANSFER_MISSES',
+        )
+      }
+      const outcome = await app.transfersRepository.transfer(request.userId, event_id, email)
+      if (outcome.ok || outcome.refusal !== 'friendCannotReceive') await app.transferMisses.refund(key)
+      const { to, transfers_left } = valueOf(outcome)
       kick() // the friend's notification goes out now
       return { error: false as const, message: AROUND_MESSAGES.transferred(to), to, transfers_left }
     },

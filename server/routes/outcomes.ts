@@ -255,11 +255,15 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
     code: 'TRANSFER_LIMIT',
     message: `This ticket has already changed hands ${TRANSFERS_PER_TICKET} times: it cannot be transferred again.`,
   },
-  friendNotFound: { status: 404, code: 'FRIEND_NOT_FOUND', message: 'Nobody has signed in to the app with this e-mail yet: ask your friend to sign in once.' },
+  // One answer for every friend who cannot receive the ticket (issue 36 item 5): three answers told anyone whether an
+  // e-mail had an account here, and whether its owner was registered or held a ticket.
+  friendCannotReceive: {
+    status: 409,
+    code: 'FRIEND_CANNOT_RECEIVE',
+    message:
+      'Your friend cannot receive this ticket. They must have signed in to the app once with this e-mail, be registered for this event (in your team, for a team event), and not hold a ticket for it.',
+  },
   transferToSelf: { status: 400, code: 'TRANSFER_TO_SELF', message: 'This is your own e-mail: enter your friend’s.' },
-  friendNotRegistered: { status: 409, code: 'FRIEND_NOT_REGISTERED', message: 'Your friend is not registered for this event: they must register first.' },
-  friendNotInTeam: { status: 409, code: 'FRIEND_NOT_IN_TEAM', message: 'Your friend is not in your team: a team event’s ticket can only go to a teammate.' },
-  friendHasTicket: { status: 409, code: 'FRIEND_HAS_TICKET', message: 'Your friend already has a ticket for this event.' },
   // A wrong state is 403 (API.md's conventions), as for the other calls outside their states.
   doorClosed: { status: 403, code: 'DOOR_CLOSED', message: DOOR_MESSAGES.doorClosed },
   scanIdReused: { status: 409, code: 'SCAN_ID_REUSED', message: DOOR_MESSAGES.scanIdReused },

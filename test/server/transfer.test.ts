@@ -15,6 +15,9 @@ import { post } from './teams-fixtures.ts'
 
 type Student = Awaited<ReturnType<TestApp['student']>>
 
+const CANNOT_RECEIVE =
+  'Your friend cannot receive this ticket. They must have signed in to the app once with this e-mail, be registered for this event (in your team, for a team event), and not hold a ticket for it.'
+
 describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
   let t: TestApp
   beforeAll(async () => {
@@ -114,11 +117,12 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
       const res = await transfer(w.eventId, from, to)
       expect(res, JSON.stringify(res.body)).toMatchObject({ status, body: { error: true, message } })
     }
-    await refused('nobody-here@example.edu', 404, 'Nobody has signed in to the app with this e-mail yet: ask your friend to sign in once.')
+    // Issue 36 item 5: no account, not registered and a ticket already answer alike, so an e-mail is not told apart.
+    await refused('nobody-here@example.edu', 409, CANNOT_RECEIVE)
     await refused(holder, 400, 'This is your own e-mail: enter your friend’s.')
     await refused((await emailOf(holder)).toUpperCase(), 400, 'This is your own e-mail: enter your friend’s.')
-    await refused(stranger, 409, 'Your friend is not registered for this event: they must register first.')
-    await refused(other, 409, 'Your friend already has a ticket for this event.')
+    await refused(stranger, 409, CANNOT_RECEIVE)
+    await refused(other, 409, CANNOT_RECEIVE)
     await refused(other, 409, 'You do not hold a ticket for this event.', w.registered)
     await refused(other, 403, MESSAGES.notRegistered, stranger)
     await refused('not an e-mail', 400, 'email must be an e-mail address')
@@ -215,12 +219,29 @@ describe.each(DB_KINDS)('ticket transfer on %s', (kind) => {
     expect(res.statusCode).toBe(403)
   })
 
+  it('issue 36 item 5: tries at someone who cannot receive the ticket are limited to 10 an hour per student; other answers do not count', async () => {
+    const w = await doorWorld(t, { state: 'TICKET_OPEN' })
+    const [holder] = w.people
+    // Mistakes of another kind (the student's own e-mail) hand their try back.
+    for (let i = 0; i < 3; i++) expect((await transfer(w.eventId, holder, holder)).status).toBe(400)
+    for (let i = 0; i < 10; i++) expect((await transfer(w.eventId, holder, `nobody-${i}@example.edu`)).body.message).toBe(CANNOT_RECEIVE)
+    const limited = await transfer(w.eventId, holder, w.registered)
+    expect(limited.status).toBe(429)
+    expect(limited.body).toMatchObject({
+      code: 'TOO_MANY_TRANSFER_MISSES',
+      message: expect.stringMatching(/^Too many tries to give a ticket to someone who cannot receive it\. Please try again in \d+ minutes?\.$/),
+    })
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000)
+    // Nothing moved: the holder still holds the ticket.
+    expect((await holding(w.eventId, holder)).ticketCollected).toBe(true)
+    // Another student has tries of their own.
+    expect((await transfer(w.eventId, w.people[1], 'nobody-else@example.edu')).status).toBe(409)
+  })
+
   it('a team event’s ticket goes only to a teammate', async () => {
     const w = await doorWorld(t, { state: 'TICKET_OPEN', teamName: 'Crew' })
     // people[0] is in team Crew; the registered student is not.
-    expect((await transfer(w.eventId, w.people[0], w.registered)).body.message).toBe(
-      'Your friend is not in your team: a team event’s ticket can only go to a teammate.',
-    )
+    expect((await transfer(w.eventId, w.people[0], w.registered)).body.message).toBe(CANNOT_RECEIVE)
     const mate = await t.student({ name: 'Mate' })
     await t.database.db.insert(schema.participants).values({ eventId: w.eventId, userId: mate.id, teamId: w.teamId })
     expect((await transfer(w.eventId, w.people[0], mate)).status).toBe(200)
