@@ -1,4 +1,4 @@
-// error boundary > LocationProvider > layout > Router (CONVENTIONS.md).
+// The app's frame: an error boundary around the LocationProvider, the layout and the Router (the screens of src/routes.ts).
 import { Component, type ComponentChildren } from 'preact'
 import { LocationProvider, Route, Router } from 'preact-iso'
 import { Layout } from './pages/shell/layout.tsx'
