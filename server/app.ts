@@ -71,6 +71,8 @@ export interface AppOptions {
   processMetrics?: boolean
   /** Test hook: a shorter handler timeout than HANDLER_TIMEOUT_MS. */
   handlerTimeoutMs?: number
+  /** Test hook: how long a streamed answer may wait for its next chunk (the handler timeout when absent). */
+  streamIdleMs?: number
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -140,7 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   // No request waits for ever on something behind it (issue 27: queries queued for a database that is restarting):
   // past 10 s its answer is a 503 with Retry-After (plugins/errors.ts), which the app's writes retry.
-  await app.register(deadline, { ms: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS })
+  await app.register(deadline, { ms: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS, streamIdleMs: options.streamIdleMs })
   await app.register(errors)
   await app.register(answerMessages)
   await app.register(securityHeaders, { staticDir: config.staticDir, apiOrigin: config.apiOrigin })
