@@ -217,5 +217,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     door: base.door,
     calendar: base.calendar,
     verify: base.verify,
+    drawKeys: base.drawKeys,
   }
 }

@@ -25,6 +25,7 @@ export const MESSAGES = {
   /** A fair opening's entry (issue 24): when the result comes, in the app's time zone. */
   inDraw: (drawAt: string) => `You are in the draw. Results at ${kolkataTime(drawAt)}.`,
   drawRunning: 'The draw is being made: try again in a moment.',
+  notDrawnYet: 'This event’s draw has not been made: its keys are published once it has.',
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',
