@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { HttpError, notFound } from '../errors.ts'
 import { declared } from './declare.ts'
-import { drawKeyAnswers } from './draw-keys.ts'
+import { drawKeyAnswers, holdRefusals } from './draw-keys.ts'
 import { MESSAGES, valueOf } from './outcomes.ts'
 
 const eventRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,12 +36,11 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!event) throw notFound(MESSAGES.eventNotFound)
       const keys = event.fair_start?.keys ?? []
       if (id === null || !event.fair_start || keys.length === 0) return { error: false as const, event }
-      const answer = await drawKeys.of(id, keys)
       const fair = event.fair_start
-      const text = drawKeys.withKeys((k) => reply.serialize({ error: false, event: { ...event, fair_start: { ...fair, keys: k } } }) as string, answer)
-      // Text already serialised (by the schema, but for the keys): sent as it is.
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(text)
+      const serialize = (k: string[]) => reply.serialize({ error: false, event: { ...event, fair_start: { ...fair, keys: k } } }) as string
+      return drawKeys.sendWithKeys(request, reply as FastifyReply, serialize, await drawKeys.of(id, keys))
     },
+    onSend: holdRefusals,
   })
 
   app.route({
@@ -56,6 +55,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (keys === 'pending') throw notFound(MESSAGES.notDrawnYet)
       return drawKeys.send(request, reply, await drawKeys.of(id, keys))
     },
+    onSend: holdRefusals,
   })
 
   app.route({

@@ -341,8 +341,23 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     expect(fresh.rawPayload.length).toBe(0)
     expect(fresh.headers.etag).toBe(plain.headers.etag)
     expect((await get({ 'if-none-match': 'W/"something-else"' })).statusCode).toBe(200)
-    // The event's own keys: true says the same, from the same answer.
+    // The event's own keys: true says the same, from the same answer, in each encoding.
     expect((await post(t, `get/${eventId}`, { keys: true }, students[2].auth)).body.event.fair_start.keys).toEqual(expected.keys)
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/event/p/get/${eventId}`,
+        headers: { ...students[2].auth, 'content-type': 'application/json', 'accept-encoding': encoding },
+        payload: { keys: true },
+      })
+      expect(res.headers['content-encoding']).toBe(encoding)
+      const event = JSON.parse(decode(res.rawPayload).toString()).event
+      expect(event.fair_start.keys).toEqual(expected.keys)
+      expect(event).toEqual({ ...(await post(t, `get/${eventId}`, { keys: true }, students[2].auth)).body.event, server_time: event.server_time })
+    }
     for (const id of [999_999, 'abc', 0]) expect((await get({}, id)).json()).toEqual({ error: true, message: MESSAGES.eventNotFound })
     const none = await fairEvent(t, { tickets: 2, students: 1, window: 0 })
     await open(t, none.eventId)
