@@ -11,6 +11,7 @@ import { UPLOAD_MAX_BYTES } from '../../contract/org.ts'
 import { branchFromWire } from '../../contract/profile-options.ts'
 import { badRequest, HttpError, notFound } from '../errors.ts'
 import { encode, MAX_PIXELS, newUploadName, pixelsOf, removeImage, sniff, store, storedBytes } from '../uploads/images.ts'
+import { csvCell, csvLine } from './csv.ts'
 import { declared } from './declare.ts'
 import { MESSAGES, refusal, valueOf } from './outcomes.ts'
 
@@ -27,21 +28,6 @@ export const UPLOAD_MESSAGES = {
 
 /** UPLOAD_QUOTA_MB's default: about 400 event images (a details image and its card take 100 to 300 KB). */
 export const UPLOAD_QUOTA_MB = 100
-
-/**
- * One CSV cell: formula-injection safe (a leading = + - @ tab or CR gets a '), quoted when it must be. Excel where
- * the list separator is ';' (much of Europe) splits the file at every ';' instead, so a ';' is treated like the
- * ',' (issue 21 item 10): the cell is quoted, and what follows a ';' gets the same guard, since there it starts a
- * cell of its own.
- */
-export function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  s = s.replace(/;(?="*[=+\-@\t\r])/g, ";'")
-  return /[",;\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s
-}
-
-const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
 
 const IST_OFFSET_MS = 5.5 * 3_600_000
 

@@ -11,10 +11,8 @@ import { loadLogo } from '../feeds/certificate-pdf.ts'
 import { transcriptPdf } from '../feeds/transcript-pdf.ts'
 import { declared } from './declare.ts'
 import { CHAPTER } from './feeds.ts'
-import { csvCell } from './org.ts'
+import { csvLine } from './csv.ts'
 import { refusal, valueOf } from './outcomes.ts'
-
-const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
 
 const KOLKATA = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Asia/Kolkata',
