@@ -226,6 +226,26 @@ export const STUDENT_CALLS = {
     body: fields({ keys: z.optional(z.boolean({ error: 'keys must be true or false' })) }),
     answers: { 200: ok({ event: eventDetail }), ...bearer(404) },
   },
+  drawKeys: {
+    method: 'GET',
+    path: '/event/p/draw-keys/:id',
+    auth: 'bearer',
+    tag: 'events',
+    summary:
+      'A fair opening’s published draw keys (API.md Part 3: every entrant’s key, sorted; the same list as `fair_start.keys` of the event with `keys: true`), for the draw’s check page. The list never changes after the draw: it is made once per event and sent precompressed (brotli or gzip, by Accept-Encoding), with an `ETag` and a year’s `Cache-Control`; `If-None-Match` with that ETag answers 304. 404 before the draw. Limited per student (429 with Retry-After), together with the event’s `keys: true`.',
+    params: z.object({ id: eventPathId }),
+    answers: {
+      200: doc(ok({ keys: z.array(z.string()) }), {
+        description: 'The keys, sorted.',
+        headers: {
+          ETag: { type: 'string', description: 'A weak validator of the list, the same in every encoding: send it back as If-None-Match.' },
+          'Cache-Control': { type: 'string', description: '`private, max-age=31536000, immutable`: the list never changes after the draw.' },
+        },
+      }),
+      304: doc(z.null(), { description: 'Not modified: If-None-Match named this list’s ETag (no body).' }),
+      ...bearer(404),
+    },
+  },
   register: {
     method: 'POST',
     path: '/event/p/register-for-event',

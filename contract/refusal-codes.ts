@@ -111,6 +111,8 @@ export const REFUSAL_CODES = [
   'TOO_MANY_TRANSFER_MISSES',
   'SIGN_IN_NOT_CONFIGURED',
   'UNKNOWN_FEED',
+  // The draw's keys asked for before the draw (issue 36 item 3).
+  'DRAW_NOT_MADE',
   'UNKNOWN_CERTIFICATE',
   'IMAGE_TOO_LARGE',
   'IMAGE_TYPE_NOT_ALLOWED',

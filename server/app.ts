@@ -11,6 +11,7 @@ import { loadSecret } from './auth/tokens.ts'
 import { errorBody } from './errors.ts'
 import { auth } from './plugins/auth.ts'
 import { corsForApp } from './plugins/cors.ts'
+import { deadline } from './plugins/deadline.ts'
 import { errors, frameworkErrors } from './plugins/errors.ts'
 import { input } from './plugins/input.ts'
 import { answerMessages, loggerOptions, RequestLog, requestChildLogger } from './plugins/logging.ts'
@@ -43,7 +44,7 @@ import pointsRoutes from './routes/points.ts'
 export const BODY_LIMIT = 16 * 1024
 /** A whole request, headers and body, must arrive within this (docs/deployment.md "Timeouts"). */
 export const REQUEST_TIMEOUT_MS = 10_000
-/** The longest a request may take from routing to its answer (Fastify's handlerTimeout). */
+/** The longest a request may take from its first hook to its answer (plugins/deadline.ts). */
 export const HANDLER_TIMEOUT_MS = 10_000
 export const API_PREFIX = '/api/v1'
 
@@ -77,6 +78,8 @@ export interface AppOptions {
   processMetrics?: boolean
   /** Test hook: a shorter handler timeout than HANDLER_TIMEOUT_MS. */
   handlerTimeoutMs?: number
+  /** Test hook: how long a streamed answer may wait for its next chunk (the handler timeout when absent). */
+  streamIdleMs?: number
 }
 
 // The contract's paths that end with a slash (the team calls) answer without it too (API.md); the router's
@@ -112,9 +115,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // second here, so the cut comes by 10.5 s (issue 21 item 2, test/server/slow-bodies.test.ts).
     requestTimeout: REQUEST_TIMEOUT_MS,
     http: { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
-    // No request waits for ever on something behind it (issue 27: queries queued for a database that is restarting):
-    // past 10 s its answer is a 503 with Retry-After (plugins/errors.ts), which the app's writes retry.
-    handlerTimeout: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS,
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     // Off unless TRUST_PROXY names the proxies (server/config.ts): otherwise any client could choose the address
@@ -147,6 +147,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     unshed: UNSHED_PATHS,
     ...options.overload,
   })
+  // No request waits for ever on something behind it (issue 27: queries queued for a database that is restarting):
+  // past 10 s its answer is a 503 with Retry-After (plugins/errors.ts), which the app's writes retry.
+  await app.register(deadline, { ms: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS, streamIdleMs: options.streamIdleMs })
   await app.register(errors)
   await app.register(answerMessages)
   await app.register(securityHeaders, {
@@ -229,5 +232,6 @@ function rateLimitsOf(config: Config, base: RateLimits): RateLimits {
     door: base.door,
     calendar: base.calendar,
     verify: base.verify,
+    drawKeys: base.drawKeys,
   }
 }

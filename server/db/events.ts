@@ -255,6 +255,20 @@ export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
       })
     },
 
+    /**
+     * A fair opening's published keys, sorted (kept in memory once read: fair.ts), 'pending' before its draw (or for an
+     * event without one), or null when there is no such event.
+     */
+    async drawKeys(eventId: number): Promise<string[] | 'pending' | null> {
+      const [row] = await db
+        .select({ drawnAt: events.fairDrawnAt })
+        .from(events)
+        .where(and(eq(events.id, eventId), published))
+      if (!row) return null
+      const drawn = row.drawnAt ? await fair.published(eventId) : null
+      return drawn ? drawn.keys : 'pending'
+    },
+
     /** One event in full for the caller, or null when there is no such event; a drawn event's keys only with `withKeys`. */
     async detail(eventId: number, userId: number, withKeys = false): Promise<EventDetail | null> {
       const [[row], children, [mine], [door]] = await Promise.all([

@@ -1,5 +1,8 @@
 // The personal calendar feed as RFC 5545 text: lines ended by CRLF and folded at 75 octets (never inside a UTF-8
 // character), TEXT values escaped, times in TZID Asia/Kolkata with its VTIMEZONE. Pure: the route gives it the rows.
+// Kept hand-written (issue 38 item 6): ical-generator writes a TZID time through the server's own time zone (a wall
+// time in its daylight-saving gap moves an hour) unless luxon, moment or dayjs come too, keeps control characters
+// in TEXT, and still needs this VTIMEZONE; it was no faster (531 against 543 µs for 60 events).
 import { occurrences } from '../../contract/occurrences.ts'
 import type { FeedEvent } from '../db/feeds.ts'
 
@@ -25,15 +28,25 @@ export function escapeText(value: string): string {
   )
 }
 
-/** One content line folded at 75 octets (§3.1): continuation lines start with a space; characters stay whole. */
+/** The UTF-8 octets of one character (a code point, as for...of gives them; a lone surrogate is written as U+FFFD). */
+function octetsOf(char: string): number {
+  const code = char.codePointAt(0) ?? 0
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4
+}
+
+/**
+ * One content line folded at 75 octets (§3.1): continuation lines start with a space; characters stay whole. A line
+ * that fits is kept as it is; a longer one is measured character by character without encoding it (a TextEncoder
+ * call per character made a feed of 60 events take 40 ms: issue 38 item 6).
+ */
 export function fold(line: string): string {
-  const encoder = new TextEncoder()
+  if (Buffer.byteLength(line) <= 75) return line
   const parts: string[] = []
   let current = ''
   let octets = 0
   let limit = 75
   for (const char of line) {
-    const size = encoder.encode(char).length
+    const size = octetsOf(char)
     if (octets + size > limit) {
       parts.push(current)
       current = ''

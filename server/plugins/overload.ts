@@ -62,6 +62,16 @@ const HOOKS_MS = Symbol('overload.hooksMs') // time spent in the onRequest hooks
 const COUNTED = Symbol('overload.counted') // its body arrived: it takes a place in flight
 type Tracked = ServerResponse & { [ARRIVED]?: number; [HOOKS_MS]?: number; [COUNTED]?: boolean }
 
+declare module 'fastify' {
+  interface FastifyReply {
+    /**
+     * This answer is held back on purpose (routes/draw-keys.ts: a refusal sent a second late): the request waits for
+     * no handler of this instance, so it leaves the queue whose delay sheds load.
+     */
+    heldOnPurpose(): void
+  }
+}
+
 export const overload = fp(
   async (app: FastifyInstance, options: OverloadOptions) => {
     let inFlight = 0
@@ -182,6 +192,10 @@ export const overload = fp(
         }
       })
     }
+
+    app.decorateReply('heldOnPurpose', function (this: FastifyReply) {
+      waiting.delete(this.raw as Tracked)
+    })
 
     app.addHook('onClose', async () => {
       if (sampler) clearInterval(sampler)

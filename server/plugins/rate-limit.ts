@@ -31,6 +31,11 @@ export interface RateLimits {
   calendar?: Rule
   /** The certificate check /verify (a public GET): per client address; RATE_LIMITS' when not given. */
   verify?: Rule
+  /**
+   * A fair opening's draw keys (issue 36 item 3: 1.3 MB at 20,000 entrants), GET /event/p/draw-keys and the event's
+   * `keys: true`: per student. The draw page asks once, and the phone keeps the answer; RATE_LIMITS' when not given.
+   */
+  drawKeys?: Rule
 }
 
 export const RATE_LIMITS: RateLimits = {
@@ -40,6 +45,7 @@ export const RATE_LIMITS: RateLimits = {
   door: { limit: 600, windowSeconds: 60 },
   calendar: { limit: 600, windowSeconds: 60 },
   verify: { limit: 60, windowSeconds: 60 },
+  drawKeys: { limit: 10, windowSeconds: 600 },
 }
 
 const DOOR_DEFAULT: Rule = { limit: 600, windowSeconds: 60 }
@@ -102,6 +108,7 @@ export const rateLimit = fp(
       door: (r: FastifyRequest) => `user:${r.userId}`,
       calendar: clientAddress,
       verify: clientAddress,
+      drawKeys: (r: FastifyRequest) => `user:${r.userId}`,
     }
     const rule = (bucket: keyof RateLimits): RateLimitOptions | false => {
       if (!limits) return false
@@ -113,8 +120,9 @@ export const rateLimit = fp(
         timeWindow: windowSeconds * 1000,
         keyGenerator: (request) => `${bucket}:${who[bucket](request)}`,
         // Per student after the route's bearer check (onRequest) and before validation, so a refused body
-        // counts as a write too; per address before anything else is done.
-        hook: bucket === 'writes' || bucket === 'door' ? 'preValidation' : 'onRequest',
+        // counts as a write too (and the event's `keys: true` can be told from its body); per address before
+        // anything else is done.
+        hook: bucket === 'writes' || bucket === 'door' || bucket === 'drawKeys' ? 'preValidation' : 'onRequest',
         onExceeded: (request, key) => request.log.warn({ bucket, who: key.slice(bucket.length + 1), limit, windowSeconds }, 'rate limited'),
       }
     }
@@ -125,6 +133,7 @@ export const rateLimit = fp(
       door: rule('door'),
       calendar: rule('calendar'),
       verify: rule('verify'),
+      drawKeys: rule('drawKeys'),
     })
     if (!limits) return
 

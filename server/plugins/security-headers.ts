@@ -1,5 +1,7 @@
 // Security headers on every answer, the app's pages and the API alike (issue 6). A dozen lines of onSend
 // hook instead of @fastify/helmet: the policy below is the whole of it and can be read in one place.
+// Kept after measuring @fastify/helmet with these headers (issue 38 item 6): it builds helmet's middleware again for
+// every request: 122-203 µs a request over no headers, this hook 8-67 µs (inject, 6 x 20,000 requests, load 7-11).
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'

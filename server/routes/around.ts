@@ -26,10 +26,11 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
     config: writes,
     handler: async (request) => {
       const { event_id, email } = request.body
-      // A try at someone who cannot receive the ticket is counted before anything is looked up (issue 36 item 5):
-      // at the limit the student learns nothing more; any other outcome hands the try back.
+      // Tries at someone who cannot receive the ticket are limited (issue 36 item 5): at the limit nothing is looked
+      // up. Only such a try is counted, after its answer (which is the same whatever the reason, so a burst past the
+      // limit learns nothing either), so any other refusal writes nothing at all.
       const key = `transfer:${request.userId}`
-      const state = await app.transferMisses.hit(key)
+      const state = await app.transferMisses.peek(key)
       if (!state.allowed) {
         const minutes = Math.ceil(state.retryAfterSeconds / 60)
         throw tooManyRequests(
@@ -39,7 +40,7 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
         )
       }
       const outcome = await app.transfersRepository.transfer(request.userId, event_id, email)
-      if (outcome.ok || outcome.refusal !== 'friendCannotReceive') await app.transferMisses.refund(key)
+      if (!outcome.ok && outcome.refusal === 'friendCannotReceive') await app.transferMisses.hit(key)
       const { to, transfers_left } = valueOf(outcome)
       kick() // the friend's notification goes out now
       return { error: false as const, message: AROUND_MESSAGES.transferred(to), to, transfers_left }

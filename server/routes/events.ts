@@ -1,7 +1,10 @@
 // The event calls of API.md: lists, details and the student's actions on an event.
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
+import { notFound } from '../errors.ts'
 import { declared } from './declare.ts'
+import { drawKeyAnswers, holdRefusals } from './draw-keys.ts'
 import { MESSAGES, refusal, valueOf } from './outcomes.ts'
 
 const eventRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -19,14 +22,40 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => ({ error: false as const, events: await events.listMine(request.userId) }),
   })
 
+  // A fair opening's keys (issue 36 item 3): one answer per drawn event, made once (routes/draw-keys.ts), and at most
+  // a few of them per student, with the event's `keys: true` (counted only when it asks for them).
+  const drawKeys = drawKeyAnswers()
+  const keysLimit = app.rateLimits.drawKeys
+
   app.route({
     ...declared(CALLS.event),
-    handler: async (request) => {
+    config: { rateLimit: keysLimit && { ...keysLimit, allowList: (request) => (request.body as { keys?: unknown } | null)?.keys !== true } },
+    handler: async (request, reply) => {
       const { id } = request.params
       const event = id === null ? null : await events.detail(id, request.userId, request.body?.keys === true)
       if (!event) throw refusal('eventNotFound')
-      return { error: false as const, event }
+      const keys = event.fair_start?.keys ?? []
+      if (id === null || !event.fair_start || keys.length === 0) return { error: false as const, event }
+      const fair = event.fair_start
+      const serialize = (k: string[]) => reply.serialize({ error: false, event: { ...event, fair_start: { ...fair, keys: k } } }) as string
+      return drawKeys.sendWithKeys(request, reply as FastifyReply, serialize, await drawKeys.of(id, keys))
     },
+    onSend: holdRefusals,
+  })
+
+  app.route({
+    ...declared(CALLS.drawKeys),
+    config: { rateLimit: keysLimit },
+    // Sent precompressed, as made once: nothing for @fastify/compress to do.
+    compress: false,
+    handler: async (request, reply) => {
+      const { id } = request.params
+      const keys = id === null ? null : await events.drawKeys(id)
+      if (!keys || id === null) throw refusal('eventNotFound')
+      if (keys === 'pending') throw notFound('DRAW_NOT_MADE', MESSAGES.notDrawnYet)
+      return drawKeys.send(request, reply, await drawKeys.of(id, keys))
+    },
+    onSend: holdRefusals,
   })
 
   app.route({

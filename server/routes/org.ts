@@ -2,7 +2,6 @@
 // write lives in the org repository (server/db/org.ts); refusals go through the one table (outcomes.ts).
 // Calls not built yet answer 404 'This call is not available yet.', exactly as an unregistered path did, so that
 // the OpenAPI document and the contract stay in step while the calls land one by one.
-import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { ORG_CALLS } from '../../contract/org.ts'
@@ -12,6 +11,7 @@ import { UPLOAD_MAX_BYTES } from '../../contract/org.ts'
 import { branchFromWire } from '../../contract/profile-options.ts'
 import { badRequest, HttpError, notFound } from '../errors.ts'
 import { encode, MAX_PIXELS, newUploadName, pixelsOf, removeImage, sniff, store, storedBytes } from '../uploads/images.ts'
+import { csvCell, csvLine } from './csv.ts'
 import { declared } from './declare.ts'
 import { refusal, valueOf } from './outcomes.ts'
 
@@ -28,21 +28,6 @@ export const UPLOAD_MESSAGES = {
 
 /** UPLOAD_QUOTA_MB's default: about 400 event images (a details image and its card take 100 to 300 KB). */
 export const UPLOAD_QUOTA_MB = 100
-
-/**
- * One CSV cell: formula-injection safe (a leading = + - @ tab or CR gets a '), quoted when it must be. Excel where
- * the list separator is ';' (much of Europe) splits the file at every ';' instead, so a ';' is treated like the
- * ',' (issue 21 item 10): the cell is quoted, and what follows a ';' gets the same guard, since there it starts a
- * cell of its own.
- */
-export function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  s = s.replace(/;(?="*[=+\-@\t\r])/g, ";'")
-  return /[",;\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s
-}
-
-const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
 
 const IST_OFFSET_MS = 5.5 * 3_600_000
 
@@ -150,25 +135,28 @@ const orgRoutes: FastifyPluginAsyncZod<{ uploadsDir?: string; uploadQuotaMb?: nu
       if (id === null) throw refusal('eventNotFound')
       const event = valueOf(await org.access(request.userId, id))
       const questions = event.questions as Question[]
-      // Streamed a page at a time: a list of thousands never sits in memory whole.
+      // Streamed a page at a time: a list of thousands never sits in memory whole. The header goes with the first
+      // page, so that a first page that fails is an ordinary error answer, before anything of the file is sent.
       async function* lines() {
-        yield `\uFEFF${csvLine([...CSV_COLUMNS, ...questions.map((q) => q.label)])}`
+        let head = `\uFEFF${csvLine([...CSV_COLUMNS, ...questions.map((q) => q.label)])}`
         for (let after = 0; ; ) {
           const page = await org.participantsPage(event.id, after, 500)
-          if (page.length === 0) return
-          yield page.map((p) => csvRow(p, questions)).join('')
+          if (page.length === 0) {
+            if (head) yield head
+            return
+          }
+          yield head + page.map((p) => csvRow(p, questions)).join('')
+          head = ''
           after = page[page.length - 1]!.participantId
         }
       }
       const filename = `participants-${event.id}.csv`
-      return (
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${filename}"`)
-          .header('cache-control', 'no-store')
-          // A stream is sent as it is (no serialiser); the declared answer is the CSV text it makes.
-          .send(Readable.from(lines()) as unknown as string)
-      )
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+      // A stream is sent as it is (no serialiser); the declared answer is the CSV text it makes.
+      return reply.sendStreamed(lines())
     },
   })
   mark('orgParticipantsCsv')

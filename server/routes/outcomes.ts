@@ -28,6 +28,7 @@ export const MESSAGES = {
   drawRunning: 'The draw is being made: try again in a moment.',
   /** A paid event's held place (issue 35, API.md Part 4): when it must be paid, in the app's time zone. */
   payBy: (payBy: string) => `Your place is held: pay by ${kolkataTime(payBy)} to get your ticket.`,
+  notDrawnYet: 'This event’s draw has not been made: its keys are published once it has.',
   notCompleted: 'You can rate an event once it is completed.',
   notParticipant: 'Only participants of this event can rate it.',
   rated: 'Thank you for your feedback!',

@@ -1,7 +1,6 @@
 // Activity points (issue 26, contract/points.ts): the student's own record and transcript, the organiser's view of
 // an event's points and its winners, and the admin's settings, students, below-target list and export. Every role
 // check and every read of the record is in the points repository (server/db/points.ts).
-import { Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
@@ -12,10 +11,8 @@ import { loadLogo } from '../feeds/certificate-pdf.ts'
 import { transcriptPdf } from '../feeds/transcript-pdf.ts'
 import { declared } from './declare.ts'
 import { CHAPTER } from './feeds.ts'
-import { csvCell } from './org.ts'
+import { csvLine } from './csv.ts'
 import { refusal, valueOf } from './outcomes.ts'
-
-const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
 
 const KOLKATA = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Asia/Kolkata',
@@ -132,22 +129,27 @@ const pointsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { co
       if (!(await points.isAdmin(request.userId))) throw refusal('adminOnly')
       const filter = { year: request.query.year, branch: request.query.branch ?? null }
       const categories = await points.exportCategories()
-      // Streamed a page of students at a time: 20,000 rows never sit in memory whole.
+      // Streamed a page of students at a time: 20,000 rows never sit in memory whole. The header goes with the first
+      // page, so that a first page that fails is an ordinary error answer, before anything of the file is sent.
       async function* lines() {
-        yield `\uFEFF${csvLine([...EXPORT_COLUMNS, ...categories, ...EXPORT_TAIL])}`
+        let head = `\uFEFF${csvLine([...EXPORT_COLUMNS, ...categories, ...EXPORT_TAIL])}`
         for (let after = 0; ; ) {
           const page = await points.exportPage(filter, after, EXPORT_PAGE)
-          if (page.length === 0) return
-          yield page.map((r) => exportRow(r, categories)).join('')
+          if (page.length === 0) {
+            if (head) yield head
+            return
+          }
+          yield head + page.map((r) => exportRow(r, categories)).join('')
+          head = ''
           after = page[page.length - 1]!.id
         }
       }
       const name = ['activity-points', filter.year, filter.branch].filter(Boolean).join('-')
-      return reply
+      reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(lines()) as unknown as string)
+      return reply.sendStreamed(lines())
     },
   })
 }

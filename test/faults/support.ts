@@ -75,6 +75,11 @@ export interface PrivatePostgres {
   url(name?: string): string
   /** `pg_ctl restart -m <mode>`, waiting until it accepts connections again; answers the seconds it took. */
   restart(mode: 'fast' | 'immediate'): Promise<number>
+  /**
+   * The server and every backend killed with SIGKILL (a crash no shutdown runs for), left down for `seconds`, then
+   * started again (crash recovery), waiting until it accepts connections; answers the seconds it was away.
+   */
+  killFor(seconds: number): Promise<number>
   stop(): void
 }
 
@@ -108,6 +113,29 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
       await promisify(execFile)(isRoot() ? 'runuser' : join(bin, 'pg_ctl'), isRoot() ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args] : args, {
         cwd: dir,
       })
+      return (performance.now() - started) / 1000
+    },
+    async killFor(seconds) {
+      const started = performance.now()
+      // The postmaster's pid is the first line of postmaster.pid; its children are the backends and workers.
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
+      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+        .split('\n')
+        .map(Number)
+        .filter((pid) => pid > 0)
+      for (const pid of [postmaster, ...children]) {
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {}
+      }
+      await sleep(seconds * 1000)
+      await promisify(execFile)(
+        isRoot() ? 'runuser' : join(bin, 'pg_ctl'),
+        isRoot() ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...ctlArgs('start')] : ctlArgs('start'),
+        {
+          cwd: dir,
+        },
+      )
       return (performance.now() - started) / 1000
     },
     stop() {

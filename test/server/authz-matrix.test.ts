@@ -60,6 +60,15 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     const tickets = await makeEvent(t, { maPpt: 1, state: 'TICKET_OPEN' })
     const completed = await makeEvent(t, { maPpt: 1, state: 'COMPLETED' })
     await t.database.db.update(schema.events).set({ isTicketFeatureEnabled: true, ticketCount: 10 }).where(sql`${schema.events.id} = ${tickets}`)
+    // A fair opening whose draw has run (issue 36 item 3: its keys have a call of their own).
+    const drawn = await makeEvent(t, { maPpt: 1, state: 'TICKET_OPEN' })
+    const seed = randomBytes(32).toString('hex')
+    const drawnKeys = ['0a'.repeat(32), 'f0'.repeat(32)]
+    await t.database.db
+      .update(schema.events)
+      .set({ isTicketFeatureEnabled: true, ticketCount: 1, fairWindowSeconds: 60, fairSeed: seed, fairDrawnAt: new Date(), fairEntrantCount: 2 })
+      .where(sql`${schema.events.id} = ${drawn}`)
+    await t.database.db.insert(schema.fairDraws).values({ eventId: drawn, seed, entrants: 2, winners: 1, waitlisted: 1, keys: drawnKeys })
     const [student, member, leader, otherTeam, otherLeader] = [await t.student(), await t.student(), await t.student(), await t.student(), await t.student()]
     const alpha: Team = (await post(t, 'create-team/', { event_id: teamEvent, team_name: 'Alpha' }, leader.auth)).body.team
     await post(t, 'join-team/', { event_id: teamEvent, invite_code: alpha.invite_code }, member.auth)
@@ -103,7 +112,7 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       .toUpperCase()
       .replace(/[ILOU]/g, '7')}`.slice(0, 10)
     await t.database.db.insert(schema.pointCodes).values({ userId: member.id, eventId: completed, kind: 'WINNER', code: pointCode })
-    return { open, teamEvent, tickets, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint, pointCode }
+    return { open, teamEvent, tickets, drawn, drawnKeys, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint, pointCode }
   }
   type World = Awaited<ReturnType<typeof world>>
 
@@ -221,6 +230,31 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
     },
     'POST /event/p/get/{unknown id}': {
       url: () => '/api/v1/event/p/get/2147483647',
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 404, message: E.eventNotFound }),
+    },
+    'POST /event/p/get/{drawn fair opening} {keys: true}': {
+      url: (w) => `/api/v1/event/p/get/${w.drawn}`,
+      body: () => ({ keys: true }),
+      expect: bearerOnly(),
+      check: (w, _role, body) => expect(body.event.fair_start.keys).toEqual(w.drawnKeys),
+    },
+    'GET /event/p/draw-keys/{drawn fair opening}': {
+      method: 'GET',
+      url: (w) => `/api/v1/event/p/draw-keys/${w.drawn}`,
+      body: () => undefined,
+      expect: bearerOnly(),
+      check: (w, _role, body) => expect(body).toEqual({ error: false, keys: w.drawnKeys }),
+    },
+    'GET /event/p/draw-keys/{event without a draw}': {
+      method: 'GET',
+      url: (w) => `/api/v1/event/p/draw-keys/${w.tickets}`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 404, message: E.notDrawnYet }),
+    },
+    'GET /event/p/draw-keys/{unknown id}': {
+      method: 'GET',
+      url: () => '/api/v1/event/p/draw-keys/2147483647',
       body: () => undefined,
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 404, message: E.eventNotFound }),
     },

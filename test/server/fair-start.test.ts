@@ -7,6 +7,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../server/app.ts'
@@ -15,6 +16,7 @@ import { claimsRepository } from '../../server/db/claims.ts'
 import { loadConfig } from '../../server/config.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
+import { RATE_LIMITS, TOO_MANY } from '../../server/plugins/rate-limit.ts'
 import { MESSAGES, ORG_MESSAGES } from '../../server/routes/outcomes.ts'
 import { DB_KINDS, testApp, testDatabase, type TestApp } from './helpers.ts'
 import { post } from './teams-fixtures.ts'
@@ -323,6 +325,70 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
     }
   })
 
+  it('the keys have a call of their own (issue 36 item 3): one answer per event, precompressed, a weak ETag and a year’s cache, 304, 404 before the draw', async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 2, students: 5 })
+    await open(t, eventId)
+    for (const s of students) expect((await claim(eventId, s)).body.result).toBe('IN_DRAW')
+    const get = (headers: Record<string, string> = {}, id: number | string = eventId, who = students[0]) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/event/p/draw-keys/${id}`, headers: { ...who.auth, ...headers } })
+    const before = await get()
+    expect(before.statusCode).toBe(404)
+    expect(before.json()).toEqual({ error: true, message: MESSAGES.notDrawnYet, code: 'DRAW_NOT_MADE' })
+    await windowPassed(t, eventId)
+    await t.app.schedulerTick()
+
+    const withKeys = (await post(t, `get/${eventId}`, { keys: true }, students[1].auth)).body.event
+    expect(withKeys.fair_start.keys).toEqual(students.map((s) => key(withKeys.fair_start.seed, s.id)).sort())
+    const expected = { error: false, keys: withKeys.fair_start.keys }
+    const br = await get({ 'accept-encoding': 'gzip, deflate, br' })
+    const gz = await get({ 'accept-encoding': 'gzip' })
+    const plain = await get()
+    expect([br.statusCode, gz.statusCode, plain.statusCode]).toEqual([200, 200, 200])
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(expected)
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(expected)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.json()).toEqual(expected)
+    for (const res of [br, gz, plain]) {
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(res.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+      expect(String(res.headers.vary)).toMatch(/Accept-Encoding/i)
+      expect(res.headers.etag).toBe(plain.headers.etag)
+    }
+    expect(plain.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/)
+    // Another student, later: the very same bytes (made once for the event).
+    const again = await get({ 'accept-encoding': 'br' }, eventId, students[4])
+    expect(again.rawPayload.equals(br.rawPayload)).toBe(true)
+    // The phone's copy, revalidated: 304 without a body.
+    const fresh = await get({ 'if-none-match': String(plain.headers.etag), 'accept-encoding': 'br' })
+    expect(fresh.statusCode).toBe(304)
+    expect(fresh.rawPayload.length).toBe(0)
+    expect(fresh.headers.etag).toBe(plain.headers.etag)
+    expect((await get({ 'if-none-match': 'W/"something-else"' })).statusCode).toBe(200)
+    // The event's own keys: true says the same, from the same answer, in each encoding.
+    expect((await post(t, `get/${eventId}`, { keys: true }, students[2].auth)).body.event.fair_start.keys).toEqual(expected.keys)
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/event/p/get/${eventId}`,
+        headers: { ...students[2].auth, 'content-type': 'application/json', 'accept-encoding': encoding },
+        payload: { keys: true },
+      })
+      expect(res.headers['content-encoding']).toBe(encoding)
+      const event = JSON.parse(decode(res.rawPayload).toString()).event
+      expect(event.fair_start.keys).toEqual(expected.keys)
+      expect(event).toEqual({ ...(await post(t, `get/${eventId}`, { keys: true }, students[2].auth)).body.event, server_time: event.server_time })
+    }
+    for (const id of [999_999, 'abc', 0]) expect((await get({}, id)).json()).toEqual({ error: true, message: MESSAGES.eventNotFound, code: 'EVENT_NOT_FOUND' })
+    const none = await fairEvent(t, { tickets: 2, students: 1, window: 0 })
+    await open(t, none.eventId)
+    expect((await get({}, none.eventId)).json()).toEqual({ error: true, message: MESSAGES.notDrawnYet, code: 'DRAW_NOT_MADE' })
+  })
+
   it('a second entry keeps the first nonce; an entry without one gets one from the server; a malformed one is refused, nothing written', async () => {
     const { eventId, students } = await fairEvent(t, { tickets: 2, students: 3 })
     await open(t, eventId)
@@ -517,6 +583,44 @@ describe.each(DB_KINDS)('a fair opening on %s', (kind) => {
 })
 
 const PG = process.env.TEST_DATABASE_URL
+
+describe('the draw keys are limited per student (issue 36 item 3)', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await testApp({ app: { scheduler: false, aroundIntervalMs: false, rateLimits: RATE_LIMITS } })
+  }, 60_000)
+  afterAll(() => t.close())
+
+  it(`${RATE_LIMITS.drawKeys!.limit} asks in ${RATE_LIMITS.drawKeys!.windowSeconds / 60} minutes, the call and the event's keys: true together; then 429 with Retry-After; the event without keys never counted`, async () => {
+    const { eventId, students } = await fairEvent(t, { tickets: 1, students: 3 })
+    await open(t, eventId)
+    for (const s of students) expect((await post(t, 'claim-ticket', { event_id: eventId, draw_nonce: nonceOf(s.id) }, s.auth)).body.result).toBe('IN_DRAW')
+    await windowPassed(t, eventId)
+    await t.app.schedulerTick()
+    const [flood, other] = students
+    const getKeys = (who: Student) => t.app.inject({ method: 'GET', url: `/api/v1/event/p/draw-keys/${eventId}`, headers: who.auth })
+    const statuses: number[] = []
+    for (let i = 0; i < RATE_LIMITS.drawKeys!.limit; i++)
+      statuses.push(i % 2 ? (await getKeys(flood)).statusCode : (await post(t, `get/${eventId}`, { keys: true }, flood.auth)).status)
+    expect(statuses).toEqual(Array(RATE_LIMITS.drawKeys!.limit).fill(200))
+    for (const refused of [
+      await getKeys(flood),
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/event/p/get/${eventId}`,
+        headers: { ...flood.auth, 'content-type': 'application/json' },
+        payload: { keys: true },
+      }),
+    ]) {
+      expect(refused.statusCode).toBe(429)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect(refused.json()).toEqual({ error: true, message: TOO_MANY, code: 'RATE_LIMITED' })
+    }
+    // The event page's own fetch is never counted, nor is another student.
+    for (let i = 0; i < 2 * RATE_LIMITS.drawKeys!.limit; i++) expect((await post(t, `get/${eventId}`, {}, flood.auth)).status).toBe(200)
+    expect((await getKeys(other)).statusCode).toBe(200)
+  })
+})
 
 describe.skipIf(!PG)('the draw with two instances on one PostgreSQL', () => {
   it('two instances racing to draw one event: exactly one draw, never a ticket twice, tickets_sold equals holders', async () => {

@@ -5,7 +5,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
-import { csvCell } from '../../server/routes/org.ts'
+import { csvCell } from '../../server/routes/csv.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 type Role = 'admin' | 'organiser' | 'otherOrganiser' | 'door' | 'student' | 'signedOut'

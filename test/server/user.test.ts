@@ -1,7 +1,7 @@
 // /user/p/me and /user/p/update: the User wire shape, every onboarding message of SPEC §5, the id rule,
 // fields outside the list never written, and the 401 paths of API.md "Conventions".
 import { eq } from 'drizzle-orm'
-import { SignJWT } from 'jose'
+import { createSigner } from 'fast-jwt'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { MESSAGES } from '../../contract/schemas.ts'
 import { schema } from '../../server/db/index.ts'
@@ -95,13 +95,12 @@ describe('user calls', () => {
       const [h, , sig] = s.auth.authorization.slice(7).split('.')
       const otherPayload = other.auth.authorization.slice(7).split('.')[1]
       const swapped = `${h}.${otherPayload}.${sig}` // other's claims under s's signature
-      const forged = await new SignJWT({ typ: 'access' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(String(s.id))
-        .setIssuer('campus-events')
-        .setAudience('campus-events-api')
-        .setExpirationTime('10m')
-        .sign(new TextEncoder().encode('not-the-server-secret'))
+      const forged = createSigner({ key: 'not-the-server-secret', algorithm: 'HS256', expiresIn: 600_000 })({
+        typ: 'access',
+        sub: String(s.id),
+        iss: 'campus-events',
+        aud: 'campus-events-api',
+      })
       for (const token of [swapped, forged]) {
         const res = await post('/p/me', { authorization: `Bearer ${token}` })
         expect(res.statusCode).toBe(401)
