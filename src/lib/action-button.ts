@@ -19,6 +19,8 @@ export const RSVP_TOAST = 'Ticket collected!'
 export const HELD = 'Held for the waitlist'
 /** A fair opening's entry (issue 24): the button until the draw. */
 export const IN_DRAW = 'In the draw'
+/** A place held for its payment (issue 35): the pay step above the button is the way on. */
+export const PAYING = 'Payment pending'
 
 type ButtonEvent = Pick<
   EventDetail | EventSummary,
@@ -66,6 +68,7 @@ export function actionFor(event: ButtonEvent): ActionButton {
         if (collected) return go('View Ticket', 'view-ticket')
         // Entered in a fair opening's draw that has not run yet: nothing to do but wait for the result.
         if ('draw' in p && p.draw?.result === 'PENDING') return off(IN_DRAW)
+        if ('payment' in p && (p.payment?.status === 'PENDING' || p.payment?.status === 'AWAITING_CONFIRMATION')) return off(PAYING)
         if (event.tickets_sold >= event.ticket_count) return off('Tickets Sold Out')
         // The places left are held for waitlisted students (issue 22 item 11): only the one with the offer may claim.
         if (event.held_until && !('waitlist' in p && p.waitlist?.offer_expires_at)) return off(HELD)

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import type { EventState } from '../../contract/constants.ts'
 import type { EventDetail, EventSummary } from '../../contract/types.ts'
 import { FEEDBACK_CHECKED_IN_ONLY, FEEDBACK_PARTICIPANTS_ONLY, FEEDBACK_TICKET_HOLDERS_ONLY, feedbackFor } from '../../src/lib/feedback.ts'
-import { actionFor, IN_DRAW, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../src/lib/action-button.ts'
+import { actionFor, IN_DRAW, PAYING, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../../src/lib/action-button.ts'
 import { eventSummary, participant } from '../fixtures/events.ts'
 
 function ev(state: EventState, extra: Partial<EventSummary> = {}): EventSummary {
@@ -23,6 +23,15 @@ const registered = { Participant: { ticket_collected: false, team: null } }
 const collected = { Participant: { ticket_collected: true, team: null } }
 const inTeam = { Participant: { ticket_collected: false, team: { id: 3, name: 'Byte Me' } } }
 
+const paid = (status: 'PENDING' | 'AWAITING_CONFIRMATION' | 'EXPIRED') => ({
+  status,
+  amount: 30_000,
+  method: null,
+  pay_by: '2026-11-21T12:45:00Z',
+  paid_at: null,
+  receipt: null,
+  reference: 'CE1234567890123456',
+})
 const drawn = (result: 'PENDING' | 'WON' | 'WAITLISTED') => ({
   entered_at: '2026-11-21T12:30:00Z',
   result,
@@ -53,6 +62,18 @@ const ROWS: [string, EventSummary | EventDetail, ActionButton][] = [
   ['TICKET_OPEN, enabled, not registered', ev('TICKET_OPEN'), off('Not registered for this event')],
   // A fair opening (issue 24): entered in a draw that has not run: 'In the draw'; after it, the usual rows.
   ['TICKET_OPEN, in a pending draw', { ...ev('TICKET_OPEN'), Participant: { ...participant(), draw: drawn('PENDING') } }, off(IN_DRAW)],
+  // A paid event (issue 35): a place held for its payment, or paid by UPI and awaiting the council, has nothing to
+  // claim (the pay step above the button is the way on); once expired or refunded, the usual rows.
+  ...(['PENDING', 'AWAITING_CONFIRMATION'] as const).map((status): [string, EventSummary | EventDetail, ActionButton] => [
+    `TICKET_OPEN, a place held, payment ${status}`,
+    { ...ev('TICKET_OPEN'), Participant: { ...participant(), payment: paid(status) } },
+    off(PAYING),
+  ]),
+  [
+    'TICKET_OPEN, a held place expired',
+    { ...ev('TICKET_OPEN'), Participant: { ...participant(), payment: paid('EXPIRED') } },
+    btn('RSVP for this event', 'claim-ticket'),
+  ],
   [
     'TICKET_OPEN, drawn and won',
     { ...ev('TICKET_OPEN'), Participant: { ...participant({ ticket_collected: true }), draw: drawn('WON') } },
