@@ -358,3 +358,14 @@ export type Request<N extends CallName> = Calls[N] extends { body: z.ZodMiniPipe
 export type PathOf<N extends CallName> = Calls[N]['path']
 /** The 200 answer of a call, `error: false` included. */
 export type Answer<N extends CallName> = Calls[N]['answers'] extends { 200: infer A extends z.core.$ZodType } ? z.output<A> : never
+
+/** Each POST call by the path it is declared at (a path with a parameter, like /event/p/get/:id, is named by its call). */
+type PostCalls = {
+  [N in CallName as Calls[N]['method'] extends 'POST' ? (Calls[N]['path'] extends `${string}:${string}` ? never : Calls[N]['path']) : never]: N
+}
+export type PostPath = keyof PostCalls
+/**
+ * A client's POST typed by the path alone (issue 38 item 5): the path is named once, and the body and the answer
+ * are the contract's for the call declared there. Types only: a client casts its own request function to it.
+ */
+export type PostByPath<Options = never> = <P extends PostPath>(path: P, body?: Request<PostCalls[P]> | true, options?: Options) => Promise<Answer<PostCalls[P]>>

@@ -3,8 +3,8 @@
 // team-calls.ts, account-calls.ts (and around-calls.ts); src/api/all-calls.ts puts them all in one object.
 // Reads resolve with the entity itself (the user, the events...). Bodies, answers and paths are typed from the
 // contract's schemas (contract/api.ts), as types only: no zod in the bundle.
-import type { Answer, PathOf, Request } from '../../contract/api.ts'
-import { createClient, type Client, type EarlyCalls } from './client.ts'
+import type { Answer, Request } from '../../contract/api.ts'
+import { createClient, type Client, type EarlyCalls, type Post } from './client.ts'
 import { createLastKnown, type LastKnown, type LastKnownStorage } from './last-known.ts'
 
 /** Without a LastKnown (tests), reads go to the server only. */
@@ -12,17 +12,17 @@ export const noCopies: Pick<LastKnown, 'remember'> = { remember: (_key, fetcher)
 
 /** The reads the app starts from: answered from the last good copy when offline. */
 export function createStartCalls(client: Client, { remember }: Pick<LastKnown, 'remember'> = noCopies) {
-  const post = client.request
+  const post = client.request as Post
   return {
-    me: () => remember('me', () => post<Answer<'me'>>('/user/p/me' satisfies PathOf<'me'>).then((d) => d.user)),
+    me: () => remember('me', () => post('/user/p/me').then((d) => d.user)),
     // Narrowed by `query` (issue 15: Home, a calendar month, one parent's children); each narrowing its own copy.
     getEvents: (query?: Request<'events'>) =>
-      remember(query ? `events:${JSON.stringify(query)}` : 'events', () =>
-        post<Answer<'events'>>('/event/p/get' satisfies PathOf<'events'>, query).then((d) => d.events),
-      ),
+      remember(query ? `events:${JSON.stringify(query)}` : 'events', () => post('/event/p/get', query).then((d) => d.events)),
     // An event's details: the details screen's, and the offline tickets' (src/stores/offline-tickets.ts), which
     // main.tsx loads a moment after every start.
-    getEvent: (id: number | string) => remember(`event:${id}`, () => post<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
+    // Its path carries the id: the client's own request, typed by the call's name.
+    getEvent: (id: number | string) =>
+      remember(`event:${id}`, () => (post as Client['request'])<Answer<'event'>>(`/event/p/get/${encodeURIComponent(id)}`).then((d) => d.event)),
   }
 }
 

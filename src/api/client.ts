@@ -3,6 +3,7 @@
 // data, failures reject with an ApiError.
 // A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
 
+import type { PostByPath } from '../../contract/api.ts'
 import type { RefusalCode } from '../../contract/refusal-codes.ts'
 import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
 
@@ -67,6 +68,9 @@ export interface ClientOptions {
   /** A request with no answer after this long is given up (status 0, as offline): no spinner waits for ever. */
   timeoutMs?: number
 }
+
+/** The client's POST typed by the path (contract/api.ts PostByPath): each call names its path once. Types only. */
+export type Post = PostByPath<RequestOptions>
 
 export interface RequestOptions {
   /** false: no bearer header and no refresh on 401 (sign-in and sign-out calls). */

@@ -1,13 +1,14 @@
 // The door's calls (API.md Part 2 "At the door"), typed from the contract. Imported only by the door store, so
 // nothing here reaches a student's first load. A check-in's 409, 404 and 410 carry the answer (ALREADY_CHECKED_IN,
 // UNKNOWN_TICKET, EXPIRED_CODE): they resolve as answers here, not as errors; a network failure rejects with status 0.
-import type { Answer, PathOf, Request } from '../../contract/api.ts'
+import type { Request } from '../../contract/api.ts'
 import type { ScanResult } from '../../contract/types.ts'
 import { ApiError } from './client.ts'
 import { client } from './calls.ts'
 import { PASSING, retrying } from './retry.ts'
+import type { Post } from './client.ts'
 
-const post = client.request
+const post = client.request as Post
 
 /**
  * How many times a sync of offline scans is sent again after a passing failure (no answer, 502/503/504: the
@@ -31,22 +32,17 @@ async function asAnswer(call: Promise<unknown>): Promise<DoorAnswer> {
 }
 
 export const doorApi = {
-  events: () => post<Answer<'doorEvents'>>('/door/p/events' satisfies PathOf<'doorEvents'>, {}).then((d) => d.events),
-  tickets: (eventId: number) =>
-    post<Answer<'doorTickets'>>('/door/p/tickets' satisfies PathOf<'doorTickets'>, { event_id: eventId } satisfies Request<'doorTickets'>),
-  checkIn: (body: Request<'checkIn'>) => asAnswer(post('/door/p/check-in' satisfies PathOf<'checkIn'>, body)),
+  events: () => post('/door/p/events', {}).then((d) => d.events),
+  tickets: (eventId: number) => post('/door/p/tickets', { event_id: eventId }),
+  checkIn: (body: Request<'checkIn'>) => asAnswer(post('/door/p/check-in', body)),
   /** A scan out, on an event with re-entry (issue 25 item 3): NOT_INSIDE (409) resolves as an answer too. */
-  checkOut: (body: Request<'checkOut'>) => asAnswer(post('/door/p/check-out' satisfies PathOf<'checkOut'>, body)),
+  checkOut: (body: Request<'checkOut'>) => asAnswer(post('/door/p/check-out', body)),
   undo: (eventId: number, ticketCode: string) =>
-    post<Answer<'undoCheckIn'>>(
-      '/door/p/check-in/undo' satisfies PathOf<'undoCheckIn'>,
-      {
-        event_id: eventId,
-        ticket_code: ticketCode,
-      } satisfies Request<'undoCheckIn'>,
-    ),
-  sync: (body: Request<'doorSync'>) =>
-    retrying(client, () => post<Answer<'doorSync'>>('/door/p/sync' satisfies PathOf<'doorSync'>, body), SYNC_RETRIES).then((d) => d.results),
+    post('/door/p/check-in/undo', {
+      event_id: eventId,
+      ticket_code: ticketCode,
+    }),
+  sync: (body: Request<'doorSync'>) => retrying(client, () => post('/door/p/sync', body), SYNC_RETRIES).then((d) => d.results),
 }
 
 export { ApiError, PASSING }

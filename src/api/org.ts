@@ -2,41 +2,29 @@
 // only by the console's stores, so none of it reaches a student's first load. The upload (multipart) and the CSV
 // (a file, not JSON) go through `authorizedFetch`: the same bearer and the same one refresh on 401 as the client.
 import type { Answer, PathOf, Request } from '../../contract/api.ts'
-import type { Client } from './client.ts'
+import type { Client, Post } from './client.ts'
 import { authorizedFetcher } from './authorized-fetch.ts'
 import { API_HOST, client as appClient } from './calls.ts'
 
 export function createOrgCalls(client: Pick<Client, 'request' | 'authorized'>, base = API_HOST) {
-  const post = client.request
+  const post = client.request as Post
 
   const authorizedFetch = authorizedFetcher(client, base)
 
   return {
-    events: () => post<Answer<'orgEvents'>>('/org/p/events' satisfies PathOf<'orgEvents'>, {}).then((d) => d.events),
-    saveEvent: (input: Request<'orgEventSave'>) =>
-      post<Answer<'orgEventSave'>>('/org/p/event/save' satisfies PathOf<'orgEventSave'>, input).then((d) => d.event),
-    setState: (body: Request<'orgEventState'>) =>
-      post<Answer<'orgEventState'>>('/org/p/event/state' satisfies PathOf<'orgEventState'>, body).then((d) => d.event),
-    participants: (eventId: number) =>
-      post<Answer<'orgParticipants'>>(
-        '/org/p/event/participants' satisfies PathOf<'orgParticipants'>,
-        { event_id: eventId } satisfies Request<'orgParticipants'>,
-      ),
-    staff: (body: Request<'orgEventStaff'>) => post<Answer<'orgEventStaff'>>('/org/p/event/staff' satisfies PathOf<'orgEventStaff'>, body).then((d) => d.staff),
-    councils: () => post<Answer<'orgCouncils'>>('/org/p/councils' satisfies PathOf<'orgCouncils'>, {}).then((d) => d.councils),
-    saveCouncil: (body: Request<'orgCouncilSave'>) =>
-      post<Answer<'orgCouncilSave'>>('/org/p/council/save' satisfies PathOf<'orgCouncilSave'>, body).then((d) => d.council),
-    organizers: (body: Request<'orgCouncilOrganizers'>) =>
-      post<Answer<'orgCouncilOrganizers'>>('/org/p/council/organizers' satisfies PathOf<'orgCouncilOrganizers'>, body).then((d) => d.organizers),
+    events: () => post('/org/p/events', {}).then((d) => d.events),
+    saveEvent: (input: Request<'orgEventSave'>) => post('/org/p/event/save', input).then((d) => d.event),
+    setState: (body: Request<'orgEventState'>) => post('/org/p/event/state', body).then((d) => d.event),
+    participants: (eventId: number) => post('/org/p/event/participants', { event_id: eventId }),
+    staff: (body: Request<'orgEventStaff'>) => post('/org/p/event/staff', body).then((d) => d.staff),
+    councils: () => post('/org/p/councils', {}).then((d) => d.councils),
+    saveCouncil: (body: Request<'orgCouncilSave'>) => post('/org/p/council/save', body).then((d) => d.council),
+    organizers: (body: Request<'orgCouncilOrganizers'>) => post('/org/p/council/organizers', body).then((d) => d.organizers),
     /** Issue 22 item 1: how many each audience reaches and the messages left today, then the message itself. */
-    notifyStatus: (eventId: number) =>
-      post<Answer<'orgNotifyStatus'>>(
-        '/org/p/event/notify/status' satisfies PathOf<'orgNotifyStatus'>,
-        { event_id: eventId } satisfies Request<'orgNotifyStatus'>,
-      ),
-    notify: (body: Request<'orgNotify'>) => post<Answer<'orgNotify'>>('/org/p/event/notify' satisfies PathOf<'orgNotify'>, body).then((d) => d.sent),
+    notifyStatus: (eventId: number) => post('/org/p/event/notify/status', { event_id: eventId }),
+    notify: (body: Request<'orgNotify'>) => post('/org/p/event/notify', body).then((d) => d.sent),
     /** Admins: the audit log, newest first, 100 a page; `before` an entry id to read on from. */
-    audit: (body: Request<'orgAudit'>) => post<Answer<'orgAudit'>>('/org/p/audit' satisfies PathOf<'orgAudit'>, body).then((d) => d.entries),
+    audit: (body: Request<'orgAudit'>) => post('/org/p/audit', body).then((d) => d.entries),
     /** One image as multipart/form-data; answers the stored image's address. */
     upload: async (file: Blob, name = 'image') => {
       const form = new FormData()
