@@ -11,15 +11,16 @@
 // p50, p99 and requests/s are compared: targets p99 ≤ 1.2× and throughput ≥ 0.8× the floor's (reported, not a
 // test). Before the timed rounds, one counting round on its own event counts the Redis commands the server sends
 // per claim (MONITOR of a private redis-server this bench starts, unless REDIS_URL is given).
-// Then two instances on one PostgreSQL and one Redis (requests round-robin), and the negative control: the same
+// Then two instances on one PostgreSQL and one Redis (requests round-robin), the paid events' rush beside free ones
+// (issue 35: holds per second and p99 against free claims on the same server), and the negative control: the same
 // harness against a deliberately unsafe read-then-write claim that exists only in this file, which must oversell.
 // Prints tickets sold, refusals by reason, 5xx, latency, claims per second, CPU ms per claim (servers, database,
 // Redis, load generator), log bytes per claim and the load average; writes bench-results/rush.json.
 //
 // Environment: DATABASE_URL or TEST_DATABASE_URL (an admin URL: fresh databases are created next to it and
 // dropped after), REDIS_URL (default: a private redis-server), RUSH_STUDENTS, RUSH_TICKETS, RUSH_CONCURRENCY,
-// RUSH_ROUNDS (5), RUSH_LOG_LEVEL (the servers' LOG_LEVEL, default info as in production), RUSH_ONLY ("1", "2"
-// or "unsafe": one scenario, for profiling; with RUSH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"),
+// RUSH_ROUNDS (5), RUSH_LOG_LEVEL (the servers' LOG_LEVEL, default info as in production), RUSH_ONLY ("1", "2",
+// "paid" or "unsafe": one scenario, for profiling; with RUSH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"),
 // RUSH_SCRAPE_MS (issue 27: scrape the first instance's /metrics this often during the timed rounds; the figures,
 // bench-results/rush-metrics.json and the three graphs, bench-results/rush-graphs.svg), BENCH_SERVER (another build).
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -46,6 +47,7 @@ const SCRAPE_MS = Number(process.env.RUSH_SCRAPE_MS ?? 0)
 const JWT_SECRET = randomBytes(32).toString('base64url')
 const P99_RATIO_TARGET = 1.2
 const THROUGHPUT_RATIO_TARGET = 0.8
+const PAID_FEE = 300
 
 const dbs = databases(ADMIN_URL, 'rush')
 const admin = dbs.admin
@@ -53,7 +55,7 @@ const ownRedis = process.env.REDIS_URL ? null : await privateRedis()
 const REDIS_URL = process.env.REDIS_URL || ownRedis!.url
 
 /** Migrates, then inserts a council, `events` events and the students, registered for every event, in bulk. */
-async function seed(url: string, events: number): Promise<{ eventIds: number[]; userIds: number[] }> {
+async function seed(url: string, events: number, feeOf: (i: number) => number = () => 0): Promise<{ eventIds: number[]; userIds: number[] }> {
   const database = await openDatabase({ url, max: 2 })
   const db = database.db
   const [council] = await db.insert(schema.councils).values({ slug: 'bench', name: 'Bench Council' }).returning({ id: schema.councils.id })
@@ -67,6 +69,7 @@ async function seed(url: string, events: number): Promise<{ eventIds: number[]; 
         state: 'TICKET_OPEN' as const,
         isTicketFeatureEnabled: true,
         ticketCount: TICKETS,
+        fee: feeOf(i),
         dates: ['2026-12-01T19:00:00+05:30'],
       })),
     )
@@ -243,14 +246,38 @@ interface RoundResult {
   cpu: Cpu
 }
 
-async function realScenario(instances: number) {
-  const databaseUrl = await dbs.fresh(`${instances}i`)
-  // Event 0: the counting round; then one event per timed round.
-  const { eventIds, userIds } = await seed(databaseUrl, ROUNDS + 1)
+/** A paid event's rush (issue 35): every place held once, nothing sold, one live payment per holder. */
+async function heldIn(databaseUrl: string, eventIds: number[]) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} })
+  const rows = await sql`
+    SELECT e.id, e.ticket_count AS count, e.tickets_sold AS sold, e.tickets_held AS held,
+      (SELECT count(*)::int FROM payments y WHERE y.event_id = e.id AND y.status = 'PENDING') AS pending,
+      (SELECT count(DISTINCT y.user_id)::int FROM payments y WHERE y.event_id = e.id) AS holders,
+      (SELECT count(*)::int FROM participants p WHERE p.event_id = e.id AND p.ticket_collected) AS collected
+    FROM events e WHERE e.id IN ${sql(eventIds)} ORDER BY e.id`
+  await sql.end()
+  return {
+    events: rows.length,
+    everyEventExact: rows.every((r) => r.held === r.count && r.pending === r.count && r.holders === r.count && r.sold === 0 && r.collected === 0),
+    held: rows.reduce((n, r) => n + (r.held as number), 0),
+    ticketCount: rows.reduce((n, r) => n + (r.count as number), 0),
+    overheld: rows.reduce((n, r) => n + Math.max(0, (r.pending as number) - (r.count as number)), 0),
+  }
+}
+
+/**
+ * `paid` (issue 35): the same rush on paid events beside free ones on the same server, rounds alternating: a paid
+ * event's claim holds the place (a payment row, tickets_held) where a free one issues the ticket. Target: holds per
+ * second ≥ 0.8× the free claims' and p99 within 1.2×.
+ */
+async function realScenario(instances: number, paid = false) {
+  const databaseUrl = await dbs.fresh(paid ? 'paid' : `${instances}i`)
+  // Event 0: the counting round; then one event per timed round (and, paid, one paid event per round after those).
+  const { eventIds, userIds } = await seed(databaseUrl, paid ? 2 * ROUNDS + 1 : ROUNDS + 1, (i) => (paid && i > ROUNDS ? PAID_FEE : 0))
   const nodeArgs = (process.env.RUSH_NODE_ARGS ?? '').split(' ').filter(Boolean)
   const env = { REDIS_URL, JWT_SECRET, LOG_LEVEL, LOG_FORMAT: 'json' }
   const servers = await Promise.all(Array.from({ length: instances }, () => spawnServer(databaseUrl, env, nodeArgs)))
-  const floor = instances === 1 ? await spawnNode({ script: 'bench/rush/floor.ts', nodeArgs: ['--import', 'tsx'], ready: '/floor', readyBody: '{}' }) : null
+  const floor = instances === 1 && !paid ? await spawnNode({ script: 'bench/rush/floor.ts', nodeArgs: ['--import', 'tsx'], ready: '/floor', readyBody: '{}' }) : null
   try {
     // Every student signed in as the app does it: the access token names its session (sid), so the bearer check
     // asks whether that session was revoked (issue 10), as it does for every real student.
@@ -288,7 +315,7 @@ async function realScenario(instances: number) {
       if (waiting.length > 0) await new Promise((r) => setTimeout(r, 2000))
     }
     if (floor) await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(floor.url, '/floor', missing, { authorization: bearer.get(userIds[i])! })))
-    if (ROUNDS * 2 + 2 + 3 > 30) throw new Error('RUSH_ROUNDS too high: every student has 30 writes a minute')
+    if (ROUNDS * (paid ? 4 : 2) + 2 + 3 > 30) throw new Error('RUSH_ROUNDS too high: every student has 30 writes a minute')
 
     const claimRound = async (eventId: number): Promise<RoundResult> => {
       const body = JSON.stringify({ event_id: eventId })
@@ -320,11 +347,14 @@ async function realScenario(instances: number) {
     const claims: RoundResult[] = []
     const floors: RoundResult[] = []
     const scraping = SCRAPE_MS > 0 ? scraper(new URL('/api/v1/metrics', servers[0].url).toString(), SCRAPE_MS) : null
+    const holds: RoundResult[] = []
     for (let r = 0; r < ROUNDS; r++) {
       const eventId = eventIds[r + 1]
       if (floor && r % 2 === 1) floors.push(await floorRound(eventId))
+      if (paid && r % 2 === 1) holds.push(await claimRound(eventIds[ROUNDS + 1 + r]))
       claims.push(await claimRound(eventId))
       if (floor && r % 2 === 0) floors.push(await floorRound(eventId))
+      if (paid && r % 2 === 0) holds.push(await claimRound(eventIds[ROUNDS + 1 + r]))
     }
     if (scraping) showScrapes(scraping.stop().points, instances)
     const logBytes = servers.reduce((n, s) => n + s.logBytes(), 0) - logBytesBefore
@@ -342,6 +372,13 @@ async function realScenario(instances: number) {
     }
     const claimRounds = rounds(claims)
     const floorRounds = floor ? rounds(floors) : null
+    const holdRounds = paid ? rounds(holds) : null
+    const paidAgainstFree = holdRounds
+      ? {
+          p99: round3(holdRounds.median.p99 / claimRounds.median.p99),
+          throughput: round3(holdRounds.median.perSecond / claimRounds.median.perSecond),
+        }
+      : null
     const ratios = floorRounds
       ? {
           p50: round3(claimRounds.median.p50 / floorRounds.median.p50),
@@ -350,7 +387,7 @@ async function realScenario(instances: number) {
         }
       : null
     return {
-      scenario: `${instances} instance${instances > 1 ? 's' : ''} of the server`,
+      scenario: paid ? 'paid events beside free ones, one instance (issue 35)' : `${instances} instance${instances > 1 ? 's' : ''} of the server`,
       instances,
       rounds: ROUNDS,
       ...summarize(
@@ -368,7 +405,10 @@ async function realScenario(instances: number) {
       loadAverage,
       uptime: uptimeBefore,
       uptimeAfter: uptime(),
-      database: await soldIn(databaseUrl, eventIds),
+      database: await soldIn(databaseUrl, eventIds.slice(0, ROUNDS + 1)),
+      holdRounds,
+      paidAgainstFree,
+      paidDatabase: paid ? await heldIn(databaseUrl, eventIds.slice(ROUNDS + 1)) : null,
     }
   } finally {
     await Promise.all([...servers.map((s) => s.stop()), floor?.stop()])
@@ -463,6 +503,11 @@ function print(r: Result) {
       )
     show('claims', r.claimRounds)
     if (r.floorRounds) show('floor ', r.floorRounds)
+    if (r.holdRounds) show('holds ', r.holdRounds)
+    if (r.paidAgainstFree && r.paidDatabase)
+      console.log(
+        `   paid holds against free claims: p99 ${r.paidAgainstFree.p99}× (target ≤ ${P99_RATIO_TARGET}×: ${PASS(r.paidAgainstFree.p99 <= P99_RATIO_TARGET)}), throughput ${r.paidAgainstFree.throughput}× (target ≥ ${THROUGHPUT_RATIO_TARGET}×: ${PASS(r.paidAgainstFree.throughput >= THROUGHPUT_RATIO_TARGET)}); places held ${r.paidDatabase.held} of ${r.paidDatabase.ticketCount}, over-held ${r.paidDatabase.overheld}, every paid event exact (held, one pending payment per holder, nothing sold): ${r.paidDatabase.everyEventExact}`,
+      )
     if (r.ratios)
       console.log(
         `   against the floor: p50 ${r.ratios.p50}×, p99 ${r.ratios.p99}× (target ≤ ${P99_RATIO_TARGET}×: ${PASS(r.ratios.p99 <= P99_RATIO_TARGET)}), throughput ${r.ratios.throughput}× (target ≥ ${THROUGHPUT_RATIO_TARGET}×: ${PASS(r.ratios.throughput >= THROUGHPUT_RATIO_TARGET)})`,
@@ -508,6 +553,11 @@ try {
     print(r)
     results.push(r)
   }
+  if (!ONLY || ONLY === 'paid') {
+    const paid = await realScenario(1, true)
+    print(paid)
+    results.push(paid)
+  }
   if (!ONLY || ONLY === 'unsafe') {
     const control = await unsafeScenario()
     print(control)
@@ -520,7 +570,7 @@ try {
 }
 
 if (ONLY) process.exit(0) // a single scenario, for profiling: no targets, no results file
-const [one, two, control] = results
+const [one, two, paid, control] = results
 const exact = (r: Result) => r.database.everyEventExact
 const targets = {
   exactTicketsEveryEventOneInstance: exact(one),
@@ -533,6 +583,9 @@ const targets = {
   throughputWithinFloorRatio: (one.ratios?.throughput ?? 0) >= THROUGHPUT_RATIO_TARGET,
   redisOneCommandPerClaimAtMost: one.redisCommandsPerClaim === null || one.redisCommandsPerClaim === undefined || one.redisCommandsPerClaim <= 1,
   negativeControlOversold: control.database.oversold > 0,
+  paidEveryPlaceHeldOnce: paid.paidDatabase?.everyEventExact === true && paid.fiveXX === 0,
+  paidHoldsThroughputWithinFreeRatio: (paid.paidAgainstFree?.throughput ?? 0) >= THROUGHPUT_RATIO_TARGET,
+  paidHoldsP99WithinFreeRatio: (paid.paidAgainstFree?.p99 ?? Number.POSITIVE_INFINITY) <= P99_RATIO_TARGET,
 }
 console.log(
   '\ntargets:',
@@ -544,7 +597,14 @@ mkdirSync('bench-results', { recursive: true })
 writeFileSync('bench-results/rush.json', `${JSON.stringify({ how, results, targets }, null, 2)}\n`)
 console.log('written: bench-results/rush.json')
 // Speed targets are reported, not enforced: the exit code says whether the rush was correct.
-const SPEED = new Set(['p99Within250ms', 'p99WithinFloorRatio', 'throughputWithinFloorRatio', 'redisOneCommandPerClaimAtMost'])
+const SPEED = new Set([
+  'p99Within250ms',
+  'p99WithinFloorRatio',
+  'throughputWithinFloorRatio',
+  'redisOneCommandPerClaimAtMost',
+  'paidHoldsThroughputWithinFreeRatio',
+  'paidHoldsP99WithinFreeRatio',
+])
 const correctness = Object.entries(targets)
   .filter(([k]) => !SPEED.has(k))
   .every(([, v]) => v)

@@ -16,7 +16,7 @@
 -- events_tickets_within_count is the backstop.
 -- The draw key is HMAC-SHA256(seed, '<user id>:<nonce>') (API.md Part 3): p_nonces[i] is the entrant's nonce, made by
 -- the app (or the server); a second entry keeps the first (ON CONFLICT DO NOTHING), so the key never changes.
--- Migrations: 0002, 0004, 0006, 0011, 0013, 0018, 0020 (the last holds this definition).
+-- Migrations: 0002, 0004, 0006, 0011, 0013, 0018, 0020, 0021 (the last holds this definition).
 CREATE OR REPLACE FUNCTION claim_tickets(p_event_id integer, p_user_ids integer[], p_codes text[], p_nonces text[]) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -102,9 +102,13 @@ BEGIN
       CONTINUE;
     END IF;
     -- A paid event (issue 35): a student whose place is already held gets that hold again (a retried claim is safe).
+    -- The lookup says payments_live's own condition, so that the planner reads that unique index (one row at most)
+    -- rather than payments_event's (every pending payment of the event), which made a rush's holds 0.63× free claims.
     IF ev.fee > 0 THEN
       SELECT y.pay_by INTO hold_until FROM payments y
-        WHERE y.event_id = p_event_id AND y.user_id = p_user_ids[i] AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION') AND y.double_of IS NULL;
+        WHERE y.event_id = p_event_id AND y.user_id = p_user_ids[i]
+          AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID') AND y.double_of IS NULL
+          AND y.status <> 'PAID';
       IF FOUND THEN
         statuses := statuses || ('held:' || to_char(hold_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
         CONTINUE;
