@@ -266,6 +266,46 @@ async function heldIn(databaseUrl: string, eventIds: number[]) {
 }
 
 /**
+ * Half the event's holds pass pay_by; waits for the server's payments tick to expire them (every 2 s), then `rush`
+ * claims again. Answers how many expired, how many of the freed places were held again, and whether the event is
+ * within its count (held + sold never above ticket_count, one live payment per student).
+ */
+async function expireHalfAndRush(databaseUrl: string, eventId: number, rush: () => Promise<RoundResult>) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} })
+  try {
+    const passed = await sql`
+      UPDATE payments SET pay_by = now() - interval '1 second'
+       WHERE id IN (SELECT id FROM payments WHERE event_id = ${eventId} AND status = 'PENDING' ORDER BY id LIMIT ${Math.floor(TICKETS / 2)})
+      RETURNING id`
+    const started = Date.now()
+    let left = passed.length
+    while (left > 0 && Date.now() - started < 30_000) {
+      await new Promise((r) => setTimeout(r, 500))
+      ;[{ left }] = await sql`SELECT count(*)::int AS left FROM payments WHERE id IN ${sql(passed.map((r) => r.id as number))} AND status = 'PENDING'`
+    }
+    const released = await rush()
+    const [state] = await sql`
+      SELECT e.ticket_count AS count, e.tickets_sold AS sold, e.tickets_held AS held,
+        (SELECT count(*)::int FROM payments y WHERE y.event_id = e.id AND y.status = 'PENDING') AS pending,
+        (SELECT count(*)::int FROM payments y WHERE y.event_id = e.id AND y.status = 'EXPIRED') AS expired,
+        (SELECT count(*)::int FROM (SELECT user_id FROM payments y WHERE y.event_id = e.id AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID') GROUP BY user_id HAVING count(*) > 1) d) AS doubled
+      FROM events e WHERE e.id = ${eventId}`
+    return {
+      holdsPassed: passed.length,
+      expiredByTheTick: state.expired as number,
+      expiredWithinMs: Date.now() - started,
+      heldAgain: released.answers.filter((a) => a.status === 200).length,
+      heldAfter: state.held as number,
+      ticketCount: state.count as number,
+      withinCount: (state.held as number) + (state.sold as number) <= (state.count as number) && state.pending === state.held,
+      studentsWithTwoLivePayments: state.doubled as number,
+    }
+  } finally {
+    await sql.end()
+  }
+}
+
+/**
  * `paid` (issue 35): the same rush on paid events beside free ones on the same server, rounds alternating: a paid
  * event's claim holds the place (a payment row, tickets_held) where a free one issues the ticket. Target: holds per
  * second ≥ 0.8× the free claims' and p99 within 1.2×.
@@ -315,7 +355,7 @@ async function realScenario(instances: number, paid = false) {
       if (waiting.length > 0) await new Promise((r) => setTimeout(r, 2000))
     }
     if (floor) await pool(Array.from({ length: CONCURRENCY }, (_, i) => () => post(floor.url, '/floor', missing, { authorization: bearer.get(userIds[i])! })))
-    if (ROUNDS * (paid ? 4 : 2) + 2 + 3 > 30) throw new Error('RUSH_ROUNDS too high: every student has 30 writes a minute')
+    if (ROUNDS * (paid ? 4 : 2) + (paid ? 2 : 0) + 2 + 3 > 30) throw new Error('RUSH_ROUNDS too high: every student has 30 writes a minute')
 
     const claimRound = async (eventId: number): Promise<RoundResult> => {
       const body = JSON.stringify({ event_id: eventId })
@@ -357,6 +397,10 @@ async function realScenario(instances: number, paid = false) {
       if (paid && r % 2 === 0) holds.push(await claimRound(eventIds[ROUNDS + 1 + r]))
     }
     if (scraping) showScrapes(scraping.stop().points, instances)
+    // Issue 35: half the holds of the last paid event pass their pay_by; the server's tick releases them, and the
+    // students without a place rush again for them (untimed): never more held than the count.
+    const paidDatabase = paid ? await heldIn(databaseUrl, eventIds.slice(ROUNDS + 1)) : null
+    const expiry = paid ? await expireHalfAndRush(databaseUrl, eventIds[2 * ROUNDS], () => claimRound(eventIds[2 * ROUNDS])) : null
     const logBytes = servers.reduce((n, s) => n + s.logBytes(), 0) - logBytesBefore
     const all = claims.flatMap((c) => c.answers)
     const rounds = (results: RoundResult[]) => {
@@ -408,7 +452,8 @@ async function realScenario(instances: number, paid = false) {
       database: await soldIn(databaseUrl, eventIds.slice(0, ROUNDS + 1)),
       holdRounds,
       paidAgainstFree,
-      paidDatabase: paid ? await heldIn(databaseUrl, eventIds.slice(ROUNDS + 1)) : null,
+      paidDatabase,
+      expiry,
     }
   } finally {
     await Promise.all([...servers.map((s) => s.stop()), floor?.stop()])
@@ -504,6 +549,10 @@ function print(r: Result) {
     show('claims', r.claimRounds)
     if (r.floorRounds) show('floor ', r.floorRounds)
     if (r.holdRounds) show('holds ', r.holdRounds)
+    if (r.expiry)
+      console.log(
+        `   half the last paid event's holds passed: ${r.expiry.holdsPassed} passed, ${r.expiry.expiredByTheTick} expired by the server's tick, then a rush: ${r.expiry.heldAgain} answered 200 (new holds and retries); held ${r.expiry.heldAfter} of ${r.expiry.ticketCount}, within the count: ${r.expiry.withinCount}, students with two live payments: ${r.expiry.studentsWithTwoLivePayments}`,
+      )
     if (r.paidAgainstFree && r.paidDatabase)
       console.log(
         `   paid holds against free claims: p99 ${r.paidAgainstFree.p99}× (target ≤ ${P99_RATIO_TARGET}×: ${PASS(r.paidAgainstFree.p99 <= P99_RATIO_TARGET)}), throughput ${r.paidAgainstFree.throughput}× (target ≥ ${THROUGHPUT_RATIO_TARGET}×: ${PASS(r.paidAgainstFree.throughput >= THROUGHPUT_RATIO_TARGET)}); places held ${r.paidDatabase.held} of ${r.paidDatabase.ticketCount}, over-held ${r.paidDatabase.overheld}, every paid event exact (held, one pending payment per holder, nothing sold): ${r.paidDatabase.everyEventExact}`,
@@ -584,6 +633,8 @@ const targets = {
   redisOneCommandPerClaimAtMost: one.redisCommandsPerClaim === null || one.redisCommandsPerClaim === undefined || one.redisCommandsPerClaim <= 1,
   negativeControlOversold: control.database.oversold > 0,
   paidEveryPlaceHeldOnce: paid.paidDatabase?.everyEventExact === true && paid.fiveXX === 0,
+  paidHalfExpiredNeverOversold:
+    paid.expiry?.withinCount === true && paid.expiry.studentsWithTwoLivePayments === 0 && paid.expiry.expiredByTheTick === paid.expiry.holdsPassed,
   paidHoldsThroughputWithinFreeRatio: (paid.paidAgainstFree?.throughput ?? 0) >= THROUGHPUT_RATIO_TARGET,
   paidHoldsP99WithinFreeRatio: (paid.paidAgainstFree?.p99 ?? Number.POSITIVE_INFINITY) <= P99_RATIO_TARGET,
 }
