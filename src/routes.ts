@@ -30,6 +30,8 @@ const page = (load: () => Promise<{ default: ComponentType<any> }>) =>
     }),
   )
 
+const manage = page(() => import('./pages/manage/index.tsx'))
+
 export const routes: RouteEntry[] = [
   { path: '/', component: page(() => import('./pages/home/index.tsx')) },
   { path: '/calendar', component: page(() => import('./pages/calendar/index.tsx')) },
@@ -46,8 +48,9 @@ export const routes: RouteEntry[] = [
   { path: '/getting-started', layout: false, component: page(() => import('./pages/getting-started/index.tsx')) },
   { path: '/login', layout: false, component: page(() => import('./pages/login/index.tsx')) },
   { path: '/logout', layout: false, component: page(() => import('./pages/logout/index.tsx')) },
-  // The organiser console: one route for all of /manage, which picks its lazy screen itself (pages/manage).
-  { path: '/manage/:rest*', component: page(() => import('./pages/manage/index.tsx')) },
+  // The organiser console: /manage and everything under it, whose own Router picks the lazy screen (pages/manage).
+  { path: '/manage/*', component: manage },
+  { path: '/manage', component: manage },
   { path: '/door', layout: false, component: page(() => import('./pages/door/index.tsx')) },
 ]
 

@@ -1,8 +1,9 @@
-// The organiser console (issue 11): one lazy route for everything under /manage that picks its screen from the
-// rest of the address; each screen is a lazy chunk of its own, so no console code or CSS is in a student's first
-// load and no screen's chunk carries the others'. Reached from Profile by users with a role; the server checks
+// The organiser console (issue 11): one lazy route for everything under /manage, whose nested preact-iso Router
+// picks the screen from the rest of the address; each screen is a lazy chunk of its own, so no console code or CSS
+// is in a student's first load and no screen's chunk carries the others'. Reached from Profile by users with a role; the server checks
 // every call again (403), this only spares a student screens they cannot use.
-import { ErrorBoundary, lazy, useRoute } from 'preact-iso'
+import type { ComponentType } from 'preact'
+import { ErrorBoundary, lazy, Route, Router, useRoute } from 'preact-iso'
 import { session } from '../../stores/session.ts'
 import './console.css'
 
@@ -14,24 +15,20 @@ const Admin = lazy(() => import('./admin.tsx'))
 const Audit = lazy(() => import('./audit.tsx'))
 const PointsAdmin = lazy(() => import('./points-admin.tsx'))
 
-/** Which screen an address under /manage shows: '' the events, 'event/new', 'event/7', 'event/7/edit'… */
-export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'admin' | 'audit' | 'points'; id?: number } {
-  const [first, id, sub] = rest.split('/').filter(Boolean)
-  if (first === 'admin') return { screen: 'admin' }
-  if (first === 'audit') return { screen: 'audit' }
-  if (first === 'points') return { screen: 'points' }
-  if (first === 'event' && id === 'new') return { screen: 'editor' }
-  if (first === 'event' && /^\d{1,9}$/.test(id ?? '')) {
-    const n = Number(id)
-    if (sub === 'edit') return { screen: 'editor', id: n }
-    if (sub === 'participants') return { screen: 'participants', id: n }
-    return { screen: 'event', id: n }
-  }
-  return { screen: 'events' }
-}
+/** A screen of one event: its id checked (up to 9 digits, else the events list), keyed so that another event's
+ * address gives a fresh screen. */
+const ofEvent =
+  (Screen: ComponentType<{ id: number }>) =>
+  ({ id }: { id: string }) =>
+    /^\d{1,9}$/.test(id) ? <Screen key={id} id={Number(id)} /> : <Events />
+const EventRoute = ofEvent(EventPage)
+const EditRoute = ofEvent(Editor)
+const ParticipantsRoute = ofEvent(Participants)
+
+const AdminsOnly = ({ message }: { message: string }) => <p class="page-message">{message}</p>
 
 export default function Manage() {
-  const { params, path } = useRoute()
+  const { path } = useRoute()
   const roles = session.user.value?.roles
   if (!roles || !(roles.admin || roles.councils.length)) {
     return (
@@ -41,7 +38,6 @@ export default function Manage() {
       </div>
     )
   }
-  const { screen, id } = screenFor(params.rest ?? '')
   return (
     <div class="m-console">
       <nav class="m-tabs" aria-label="Console">
@@ -67,15 +63,19 @@ export default function Manage() {
           </a>
         )}
       </nav>
-      {/* Renders the screen again once its chunk is in (the app's Router only waits for its own routes). */}
+      {/* The console's own routes, under /manage (routes.ts gives this component /manage and /manage/*). */}
       <ErrorBoundary>
-        {screen === 'events' && <Events />}
-        {screen === 'event' && <EventPage id={id!} />}
-        {screen === 'editor' && <Editor key={id ?? 'new'} id={id} />}
-        {screen === 'participants' && <Participants id={id!} />}
-        {screen === 'admin' && <Admin />}
-        {screen === 'audit' && (roles.admin ? <Audit /> : <p class="page-message">The audit log is for admins.</p>)}
-        {screen === 'points' && (roles.admin ? <PointsAdmin /> : <p class="page-message">Activity points settings are for admins.</p>)}
+        <Router>
+          <Route path="/" component={Events} />
+          <Route path="/event/new" component={Editor} />
+          <Route path="/event/:id" component={EventRoute} />
+          <Route path="/event/:id/edit" component={EditRoute} />
+          <Route path="/event/:id/participants" component={ParticipantsRoute} />
+          <Route path="/admin" component={Admin} />
+          <Route path="/audit" component={roles.admin ? Audit : AdminsOnly} message="The audit log is for admins." />
+          <Route path="/points" component={roles.admin ? PointsAdmin : AdminsOnly} message="Activity points settings are for admins." />
+          <Route default component={Events} />
+        </Router>
       </ErrorBoundary>
     </div>
   )
