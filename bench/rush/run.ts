@@ -317,7 +317,8 @@ async function realScenario(instances: number, paid = false) {
   const nodeArgs = (process.env.RUSH_NODE_ARGS ?? '').split(' ').filter(Boolean)
   const env = { REDIS_URL, JWT_SECRET, LOG_LEVEL, LOG_FORMAT: 'json' }
   const servers = await Promise.all(Array.from({ length: instances }, () => spawnServer(databaseUrl, env, nodeArgs)))
-  const floor = instances === 1 && !paid ? await spawnNode({ script: 'bench/rush/floor.ts', nodeArgs: ['--import', 'tsx'], ready: '/floor', readyBody: '{}' }) : null
+  const floor =
+    instances === 1 && !paid ? await spawnNode({ script: 'bench/rush/floor.ts', nodeArgs: ['--import', 'tsx'], ready: '/floor', readyBody: '{}' }) : null
   try {
     // Every student signed in as the app does it: the access token names its session (sid), so the bearer check
     // asks whether that session was revoked (issue 10), as it does for every real student.
