@@ -314,6 +314,9 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
 
 export const AROUND_MESSAGES = {
   released: 'Ticket given back. Thank you: it goes to the next student on the waitlist.',
+  /** A paid ticket given back before the refund cut-off (issue 35): the refund is on its way. */
+  releasedRefund: (amount: string) =>
+    `Ticket given back: your ${amount} is on its way back to you. Thank you: the place goes to the next student on the waitlist.`,
   joined: 'You are on the waitlist. We will tell you when a ticket is held for you.',
   left: 'You have left the waitlist.',
   notOnList: 'You are not on the waitlist.',
