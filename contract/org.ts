@@ -13,10 +13,11 @@
 import * as z from 'zod/mini'
 import { ALL_EVENT_STATES, REGISTRATION_TYPES } from './constants.ts'
 import { apiError, bearer, type CallSpec, doc, fields, inTimestampRange, MAX_ID, missing, noFields, ok, positiveId } from './define.ts'
-import { council, eventFields, question, QUESTION_KINDS } from './entities.ts'
+import { council, eventFields, paymentSettings, question, QUESTION_KINDS } from './entities.ts'
 import { isHttpUrl } from './questions.ts'
 import { doorDay } from './door.ts'
 import { activityPoints, activityPointsInput } from './points.ts'
+import { PAYMENT_LIMITS, paymentMethodsError, UPI_NAME_MESSAGE, UPI_PAIR_MESSAGE, UPI_VPA_MESSAGE, upiNameError, upiVpaError } from './payment-rules.ts'
 
 export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
 import { EVENT_LIMITS } from './limits.ts'
@@ -83,6 +84,30 @@ export const TRANSFER_CLOSES_MAX = EVENT_LIMITS.transfer_closes
 function wholeNumber(field: string, min: number, max: number) {
   const message = `${field} must be a whole number from ${min} to ${max}`
   return z.int({ error: message }).check(z.gte(min, message), z.lte(max, message))
+}
+
+/** EventInput.payment (API.md Part 4): each part optional, each checked with a message naming it. */
+function paymentInput() {
+  const { pay_within_minutes: pay, refund_until_hours: refund } = PAYMENT_LIMITS
+  return z.object(
+    {
+      pay_within_minutes: z.optional(wholeNumber('payment.pay_within_minutes', pay.min, pay.max)),
+      refund_until_hours: z.optional(wholeNumber('payment.refund_until_hours', refund.min, refund.max)),
+      methods: z.optional(
+        z
+          .array(z.string({ error: 'payment.methods may only contain RAZORPAY, UPI and DESK' }), {
+            error: 'payment.methods must be a list of RAZORPAY, UPI and DESK',
+          })
+          .check(
+            z.superRefine((methods, ctx) => {
+              const message = paymentMethodsError(methods)
+              if (message) ctx.addIssue({ code: 'custom', input: methods, message })
+            }),
+          ),
+      ),
+    },
+    { error: 'payment must be an object: {"pay_within_minutes", "refund_until_hours", "methods"}' },
+  )
 }
 
 function flag(field: string) {
@@ -230,6 +255,13 @@ export const eventInputShape = {
   reentry: z.optional(flag('reentry')),
   /** A code that changes every 30 s (issue 25, contract/time-code.ts); false for printed tickets, whose plain code the door then accepts. Default true. */
   rotating_codes: z.optional(z.boolean({ error: 'rotating_codes must be true or false' })),
+  /**
+   * How a paid event takes its fee (API.md Part 4), ignored when `fee` is 0: the minutes a claimed place is held for
+   * its payment, until how many hours before the event a paid ticket given back is refunded, and the ways to pay.
+   * On update only the parts sent change; a new paid event gets 15 minutes, 24 hours and every method. RAZORPAY is
+   * refused where the server has no Razorpay keys, UPI where the council has no UPI id and payee name.
+   */
+  payment: z.optional(paymentInput()),
 }
 
 /**
@@ -305,6 +337,8 @@ export const orgEvent = doc(
     reentry: z.boolean(),
     /** Issue 25: whether its tickets show a code that changes every 30 s (false: printed tickets, the plain code). */
     rotating_codes: z.boolean(),
+    /** API.md Part 4: the payment settings as stored (every method the event takes), null when the fee is 0. */
+    payment: z.nullable(paymentSettings),
     counts: eventCounts,
     /** Beyond API.md (issue 24): a fair opening's result once drawn (the seed and entrants are in fair_start); null before. */
     draw: z.nullable(z.object({ winners: z.int(), waitlisted: z.int() })),
@@ -338,7 +372,13 @@ export const participantRow = doc(
   { id: 'ParticipantRow' },
 )
 
-export const councilWithOrganizers = doc(z.object({ ...council.shape, organizers: z.array(orgPerson) }), { id: 'ManagedCouncil' })
+/**
+ * A council as its organisers and admins see it: beyond API.md's Council, its UPI id and payee name (issue 35), null
+ * until set; UPI straight to the council is offered only where both are.
+ */
+export const orgCouncil = doc(z.object({ ...council.shape, upi_vpa: z.nullable(z.string()), upi_name: z.nullable(z.string()) }), { id: 'OrgCouncil' })
+
+export const councilWithOrganizers = doc(z.object({ ...orgCouncil.shape, organizers: z.array(orgPerson) }), { id: 'ManagedCouncil' })
 
 export const auditEntry = doc(
   z.object({
@@ -377,7 +417,36 @@ export const councilInputShape = {
     ),
   ),
   email: z.optional(z.nullable(z.union([z.literal(''), email], { error: 'email must be an e-mail address' }))),
+  /** UPI straight to the council (issue 35): its UPI id, like name@bank, and the payee's name; both or neither (null clears both). */
+  upi_vpa: z.optional(
+    z.nullable(
+      z.pipe(
+        z.string({ error: UPI_VPA_MESSAGE }).check(z.refine((v) => upiVpaError(v.trim()) === null, UPI_VPA_MESSAGE)),
+        z.transform((v) => v.trim()),
+      ),
+    ),
+  ),
+  upi_name: z.optional(
+    z.nullable(
+      z.pipe(
+        z.string({ error: UPI_NAME_MESSAGE }).check(z.refine((v) => upiNameError(v) === null, UPI_NAME_MESSAGE)),
+        z.transform((v) => v.trim()),
+      ),
+    ),
+  ),
 }
+
+/** A council's UPI id and payee name go together (issue 35): sent both or neither, both set or both null. */
+const upiPairRule = z.superRefine((c: { upi_vpa?: string | null; upi_name?: string | null }, ctx) => {
+  if (c.upi_vpa === undefined && c.upi_name === undefined) return
+  if (c.upi_vpa === undefined || c.upi_name === undefined || (c.upi_vpa === null) !== (c.upi_name === null))
+    ctx.addIssue({
+      code: 'custom',
+      input: c.upi_vpa,
+      path: [c.upi_vpa === undefined || c.upi_vpa === null ? 'upi_vpa' : 'upi_name'],
+      message: UPI_PAIR_MESSAGE,
+    })
+})
 
 /** The id in /org/p/event/{id}/participants.csv: anything that names no event answers 404. */
 export const csvPathId = doc(
@@ -488,8 +557,8 @@ export const ORG_CALLS = {
     auth: 'bearer',
     tag: 'organiser',
     summary: 'Admins only: creates (no id; name required) or updates (id; only the fields sent) a council.',
-    body: fields(councilInputShape),
-    answers: { 200: ok({ council }), ...bearer(403, 404) },
+    body: fields(councilInputShape).check(upiPairRule),
+    answers: { 200: ok({ council: orgCouncil }), ...bearer(403, 404) },
   },
   orgCouncils: {
     method: 'POST',

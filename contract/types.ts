@@ -35,6 +35,7 @@ export type QuestionInput = z.input<typeof org.questionInput>
 export type ParticipantRow = z.output<typeof org.participantRow>
 export type OrgPerson = z.output<typeof org.orgPerson>
 export type ManagedCouncil = z.output<typeof org.councilWithOrganizers>
+export type OrgCouncil = z.output<typeof org.orgCouncil>
 export type AuditEntry = z.output<typeof org.auditEntry>
 export type DoorEvent = z.output<typeof door.doorEvent>
 export type DoorTicket = z.output<typeof door.doorTicket>

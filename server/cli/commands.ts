@@ -38,6 +38,8 @@ export class CliError extends Error {}
 export interface CliContext {
   db: Db
   tokens: AccessTokens
+  /** Whether the server has Razorpay's keys (the import refuses RAZORPAY among an event's ways to pay without them). */
+  razorpay?: boolean
 }
 
 /** Runs one command and returns what it prints (JSON on success). */
@@ -45,7 +47,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<strin
   const [command, ...args] = argv
   switch (command) {
     case 'import':
-      return JSON.stringify(await importFile(ctx.db, args), null, 2)
+      return JSON.stringify(await importFile(ctx.db, args, ctx.razorpay === true), null, 2)
     case 'event:state':
       return JSON.stringify(await setEventState(ctx.db, args))
     case 'token':
@@ -66,7 +68,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<strin
   }
 }
 
-async function importFile(db: Db, argv: string[]) {
+async function importFile(db: Db, argv: string[], razorpay: boolean) {
   const force = argv.includes('--force')
   const args = argv.filter((a) => a !== '--force')
   if (args.length !== 1) throw new CliError('Usage: npm run cli -- import <file.json> [--force]')
@@ -84,7 +86,7 @@ async function importFile(db: Db, argv: string[]) {
     throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`)
   }
   try {
-    return await importCatalogue(db, data, { force })
+    return await importCatalogue(db, data, { force, razorpay })
   } catch (err) {
     if (err instanceof CatalogueError) throw new CliError(err.message)
     throw err

@@ -31,7 +31,7 @@ try {
   database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl, max: 2 } : { dataDir: config.dataDir })
   // The same secret as the server (JWT_SECRET, or the one kept in DATA_DIR), so its tokens are accepted.
   const tokens = accessTokens(await loadSecret(config.jwtSecret, config.dataDir))
-  process.stdout.write((await runCommand(argv, { db: database.db, tokens })) + '\n')
+  process.stdout.write((await runCommand(argv, { db: database.db, tokens, razorpay: Boolean(config.razorpay) })) + '\n')
 } catch (err) {
   status = 1
   process.stderr.write((err instanceof CliError || err instanceof Error ? err.message : String(err)) + '\n')

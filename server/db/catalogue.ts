@@ -6,6 +6,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import * as z from 'zod/mini'
 import { EVENT_STATES, PHONE_DIGITS, REGISTRATION_TYPES } from '../../contract/constants.ts'
 import { TRANSFER_CLOSES_MAX } from '../../contract/org.ts'
+import { PAYMENT_LIMITS, PAYMENT_METHODS, paymentMethodsError } from '../../contract/payment-rules.ts'
 import type { Db } from './index.ts'
 import { councils, events, participants } from './schema.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, newFairSeed } from './fair.ts'
@@ -85,6 +86,40 @@ const pointsNumber = z
   .int({ error: 'must be a whole number from 0 to 100' })
   .check(z.gte(0, 'must be a whole number from 0 to 100'), z.lte(100, 'must be a whole number from 0 to 100'))
 
+/** A paid event's settings (API.md Part 4), each with the console's default; ignored when the fee is 0. */
+const between = (min: number, max: number) =>
+  z
+    .int({ error: `must be a whole number from ${min} to ${max}` })
+    .check(z.gte(min, `must be a whole number from ${min} to ${max}`), z.lte(max, `must be a whole number from ${min} to ${max}`))
+const paymentSchema = z._default(
+  z.strictObject(
+    {
+      pay_within_minutes: z._default(
+        between(PAYMENT_LIMITS.pay_within_minutes.min, PAYMENT_LIMITS.pay_within_minutes.max),
+        PAYMENT_LIMITS.pay_within_minutes.default,
+      ),
+      refund_until_hours: z._default(
+        between(PAYMENT_LIMITS.refund_until_hours.min, PAYMENT_LIMITS.refund_until_hours.max),
+        PAYMENT_LIMITS.refund_until_hours.default,
+      ),
+      // Absent: every method, offered where available (as a new event in the console); named: each one checked.
+      methods: z.optional(
+        z.array(text('RAZORPAY, UPI or DESK'), { error: 'must be a list of RAZORPAY, UPI and DESK' }).check(
+          z.superRefine((methods, ctx) => {
+            const message = paymentMethodsError(methods)
+            if (message) ctx.addIssue({ code: 'custom', input: methods, message: message.replace(/^payment\.methods /, '') })
+          }),
+        ),
+      ),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys' ? `has unknown field(s) ${iss.keys.join(', ')}` : 'must be {"pay_within_minutes", "refund_until_hours", "methods"}',
+    },
+  ),
+  { pay_within_minutes: PAYMENT_LIMITS.pay_within_minutes.default, refund_until_hours: PAYMENT_LIMITS.refund_until_hours.default },
+)
+
 const councilSchema = z.strictObject(
   {
     slug,
@@ -130,6 +165,8 @@ const eventSchema = z
       ticket_count: z._default(wholeNumber(0, ', 0 or more'), 0),
       // Re-entry (issue 25 item 3): the door scans out and in.
       reentry: flag,
+      // Paid events (issue 35, API.md Part 4): how the fee is taken.
+      payment: paymentSchema,
       // A fair opening (issue 24): absent keeps a stored event's window, and gives a new ticketed event 60 s.
       fair_start: z.optional(
         z.nullable(
@@ -265,6 +302,8 @@ interface Parsed {
 export interface ImportOptions {
   /** Apply changes to live events too (state, cleared images of events students take part in): the CLI's --force. */
   force?: boolean
+  /** Whether the server has Razorpay's keys: without them an event cannot name RAZORPAY among its ways to pay. */
+  razorpay?: boolean
 }
 
 export async function importCatalogue(db: Db, data: unknown, options: ImportOptions = {}): Promise<ImportResult> {
@@ -297,6 +336,8 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
         parent: parentEvent.slug,
         ticketsSold: events.ticketsSold,
         ticketsHeld: events.ticketsHeld,
+        fee: events.fee,
+        paid: sql<boolean>`exists (SELECT 1 FROM payments y WHERE y.event_id = ${events.id})`,
         state: events.state,
         fairWindowSeconds: events.fairWindowSeconds,
         fairDrawAt: events.fairDrawAt,
@@ -337,6 +378,24 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
       const sold = stored ? stored.ticketsSold + stored.ticketsHeld : 0
       if (e.ticketCount < sold) problems.push(`${where}.ticket_count: ${e.ticketCount} is below the ${sold} tickets already claimed`)
     }
+    // A paid event's ways to pay (issue 35): RAZORPAY needs the server's keys, UPI the council's UPI id and payee name
+    // (the file's council, or the stored one); the fee is locked once a payment exists (as in the console).
+    // (a council's UPI id is set in the console, by an admin: the file does not carry it)
+    const upiCouncils = new Set(
+      (await tx.select({ slug: councils.slug }).from(councils).where(sql`${councils.upiVpa} IS NOT NULL AND ${councils.upiName} IS NOT NULL`)).map(
+        (r) => r.slug,
+      ),
+    )
+    parsed.events.forEach((e, i) => {
+      const where = `events[${i}] "${e.slug}"`
+      const was = storedBySlug.get(e.slug)
+      if (was?.paid && was.fee !== e.fee) problems.push(`${where}.fee: cannot change from ${was.fee}: students have paid or are paying this fee`)
+      if (e.fee <= 0) return
+      if (e.payment.methods?.includes('RAZORPAY') && !options.razorpay)
+        problems.push(`${where}.payment.methods: RAZORPAY is not available: the server has no Razorpay keys (RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET)`)
+      if (e.payment.methods?.includes('UPI') && !upiCouncils.has(e.organizer))
+        problems.push(`${where}.payment.methods: UPI needs the council "${e.organizer}" to have upi_vpa and upi_name`)
+    })
     // The draw window cannot change once the event has reached TICKET_OPEN (as in the console).
     parsed.events.forEach((e, i) => {
       const was = storedBySlug.get(e.slug)
@@ -449,6 +508,9 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
             activityPoints: e.activity_points,
             transferClosesMinutes: e.transfer_closes_minutes,
             rotatingCodes: e.rotating_codes,
+            payWithinMinutes: e.payment.pay_within_minutes,
+            refundUntilHours: e.payment.refund_until_hours,
+            paymentMethods: PAYMENT_METHODS.filter((m) => e.payment.methods?.includes(m) ?? true),
             // A new event's draw window goes in with the row, so that one imported straight into TICKET_OPEN opens
             // with it like any other (the events_fair_window trigger sets draw_at = now() + window on insert). A
             // stored event keeps its own: these two are not in the update below.
@@ -484,6 +546,9 @@ export async function importCatalogue(db: Db, data: unknown, options: ImportOpti
                 'activityPoints',
                 'transferClosesMinutes',
                 'rotatingCodes',
+                'payWithinMinutes',
+                'refundUntilHours',
+                'paymentMethods',
               ] as const
             ).map((k) => [k, sql.raw(`excluded."${events[k].name}"`)]),
           ),

@@ -3,7 +3,7 @@
 import { asc, eq, inArray } from 'drizzle-orm'
 import type * as z from 'zod/mini'
 import type { councilInputShape } from '../../contract/org.ts'
-import type { Council, OrgPerson } from '../../contract/types.ts'
+import type { OrgCouncil, OrgPerson } from '../../contract/types.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
 import { slugOf, type Tx } from './org-common.ts'
@@ -14,13 +14,21 @@ import { councilOrganizers, councils, users } from './schema.ts'
 /** What /org/p/council/save takes, after the contract's validation. */
 export type CouncilInputValue = z.output<z.ZodMiniObject<typeof councilInputShape>>
 
-const councilColumns = { id: councils.id, name: councils.name, photo_url: councils.photoUrl, phone_number: councils.phoneNumber, email: councils.email }
+const councilColumns = {
+  id: councils.id,
+  name: councils.name,
+  photo_url: councils.photoUrl,
+  phone_number: councils.phoneNumber,
+  email: councils.email,
+  upi_vpa: councils.upiVpa,
+  upi_name: councils.upiName,
+}
 
 export function councilsRepository(db: Db) {
   const roles = rolesRepository(db)
   return {
     /** Admins: creates (no id; name required) or updates (id) a council; audited. */
-    async saveCouncil(userId: number, input: CouncilInputValue): Promise<Outcome<Council>> {
+    async saveCouncil(userId: number, input: CouncilInputValue): Promise<Outcome<OrgCouncil>> {
       return outcomeOf(() =>
         db.transaction(async (txn) => {
           const tx = txn as unknown as Tx
@@ -30,20 +38,23 @@ export function councilsRepository(db: Db) {
           if (input.photo_url !== undefined) values.photoUrl = input.photo_url
           if (input.phone_number !== undefined) values.phoneNumber = input.phone_number
           if (input.email !== undefined) values.email = input.email || null
-          let before: Council | null = null
-          let after: Council
+          // UPI straight to the council (issue 35): the contract sends both or neither.
+          if (input.upi_vpa !== undefined) values.upiVpa = input.upi_vpa
+          if (input.upi_name !== undefined) values.upiName = input.upi_name
+          let before: OrgCouncil | null = null
+          let after: OrgCouncil
           if (input.id !== undefined) {
             ;[before = null] = await tx.select(councilColumns).from(councils).where(eq(councils.id, input.id)).for('update')
             if (!before) throw new Refused('councilNotFound')
             // An update that sends no field (only the id) changes nothing: no write, no audit entry.
             if (Object.keys(values).length === 0) return before
-            ;[after] = (await tx.update(councils).set(values).where(eq(councils.id, input.id)).returning(councilColumns)) as [Council]
+            ;[after] = (await tx.update(councils).set(values).where(eq(councils.id, input.id)).returning(councilColumns)) as [OrgCouncil]
           } else {
             if (values.name === undefined) throw new Refused('nameRequired')
             ;[after] = (await tx
               .insert(councils)
               .values({ ...values, name: values.name, slug: slugOf(values.name) })
-              .returning(councilColumns)) as [Council]
+              .returning(councilColumns)) as [OrgCouncil]
           }
           await recordAudit(tx, { actorId: userId, actorKind: 'user', action: before ? 'council.save' : 'council.create', councilId: after.id, before, after })
           return after
@@ -52,7 +63,7 @@ export function councilsRepository(db: Db) {
     },
 
     /** The councils the caller manages (all for an admin), each with its organisers. */
-    async councils(userId: number): Promise<Outcome<(Council & { organizers: OrgPerson[] })[]>> {
+    async councils(userId: number): Promise<Outcome<(OrgCouncil & { organizers: OrgPerson[] })[]>> {
       const r = await roles.of(userId)
       if (!r.admin && r.councils.length === 0) return refused('notOrganiser')
       const list = await db

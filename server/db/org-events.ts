@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { eq, inArray, sql } from 'drizzle-orm'
 import type { AnyEventState } from '../../contract/constants.ts'
+import { PAYMENT_METHODS } from '../../contract/payment-rules.ts'
 import { parentPlacement, parentSelf, saveRefusal, type StoredEvent, type TeamFacts, teamFactsNeeded } from '../../contract/event-rules.ts'
 import type { eventInput, ScheduleKey } from '../../contract/org.ts'
 import type { OrgEvent } from '../../contract/types.ts'
@@ -15,7 +16,7 @@ import type { Db } from './index.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { type EventRow, lockManaged, slugOf, type Tx, unknownEvent } from './org-common.ts'
 import { auditShape, loadOrgEvents } from './org-read.ts'
-import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf } from './outcomes.ts'
+import { done, isCheckViolation, type Outcome, Refused, refused, outcomeOf, rowsOf } from './outcomes.ts'
 import { activityPointsOf } from './points.ts'
 import { rolesRepository } from './roles.ts'
 import { councils, events, participants } from './schema.ts'
@@ -84,6 +85,54 @@ async function checkParent(tx: Tx, userId: number, input: EventInputValue, befor
   if (placement) throw new Refused(placement)
 }
 
+/**
+ * The ways to pay a save names (issue 35 item 1), on a paid event: RAZORPAY only where the server has its keys, UPI
+ * only where the event's council has its UPI id and payee name (read in the save's transaction).
+ */
+async function checkMethods(tx: Tx, input: EventInputValue, before: EventRow | null, councilId: number, razorpay: boolean): Promise<void> {
+  const methods = input.payment?.methods
+  if (!methods || (input.fee ?? before?.fee ?? 0) <= 0) return
+  if (methods.includes('RAZORPAY') && !razorpay) throw new Refused('razorpayNotConfigured')
+  if (methods.includes('UPI')) {
+    const [council] = await tx.select({ vpa: councils.upiVpa, name: councils.upiName }).from(councils).where(eq(councils.id, councilId))
+    if (!council?.vpa || !council.name) throw new Refused('upiNotSet')
+  }
+}
+
+/**
+ * The fee lock (issue 35 item 3): once a payment exists for the event, its fee cannot change, and a way to pay that a
+ * live payment (held or awaiting its confirmation) uses cannot be taken away. Read under the event's row lock, which
+ * every claim takes first, so no payment can appear between the check and the write.
+ */
+async function checkFeeLock(tx: Tx, input: EventInputValue, before: EventRow | null): Promise<void> {
+  if (!before) return
+  const feeChanges = input.fee !== undefined && input.fee !== before.fee
+  const methods = input.payment?.methods
+  const removed = methods && before.fee > 0 ? before.paymentMethods.filter((m) => !methods.includes(m)) : []
+  if (!feeChanges && removed.length === 0) return
+  const [row] = rowsOf(
+    await tx.execute(sql`
+      SELECT count(*)::int AS payments,
+             array_remove(array_agg(DISTINCT method) FILTER (WHERE status IN ('PENDING', 'AWAITING_CONFIRMATION')), NULL) AS live_methods
+        FROM payments WHERE event_id = ${before.id}`),
+  ) as { payments: number; live_methods: string[] | string | null }[]
+  if (feeChanges && Number(row?.payments ?? 0) > 0) throw new Refused('feeLocked')
+  const live = textArray(row?.live_methods)
+  const inUse = removed.filter((m) => live.includes(m))
+  if (inUse.length > 0)
+    throw new Refused(
+      'feeLocked',
+      `payment.methods cannot drop ${inUse.join(' and ')}: a student's payment by it is under way. Drop it once no payment by it is held or awaiting confirmation.`,
+    )
+}
+
+/** A text[] as either driver answers it. */
+function textArray(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String)
+  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean)
+  return []
+}
+
 /** The columns a save writes: the fields sent, as stored (trimmed, sorted, named). */
 async function eventValues(tx: Tx, input: EventInputValue, before: EventRow | null): Promise<Partial<typeof events.$inferInsert>> {
   const values: Partial<typeof events.$inferInsert> = {}
@@ -134,6 +183,13 @@ async function eventValues(tx: Tx, input: EventInputValue, before: EventRow | nu
   if (input.transfer_closes_minutes !== undefined) values.transferClosesMinutes = input.transfer_closes_minutes
   if (input.reentry !== undefined) values.reentry = input.reentry
   if (input.rotating_codes !== undefined) values.rotatingCodes = input.rotating_codes
+  // A paid event's settings (API.md Part 4): ignored while the fee (sent, or stored) is 0.
+  if (input.payment !== undefined && (input.fee ?? before?.fee ?? 0) > 0) {
+    const p = input.payment
+    if (p.pay_within_minutes !== undefined) values.payWithinMinutes = p.pay_within_minutes
+    if (p.refund_until_hours !== undefined) values.refundUntilHours = p.refund_until_hours
+    if (p.methods !== undefined) values.paymentMethods = PAYMENT_METHODS.filter((m) => p.methods!.includes(m))
+  }
   if (input.questions !== undefined) {
     const taken = new Set(input.questions.flatMap((q) => (q.id ? [q.id] : [])))
     values.questions = input.questions.map((q) => {
@@ -153,7 +209,7 @@ async function eventValues(tx: Tx, input: EventInputValue, before: EventRow | nu
   return values
 }
 
-export function orgEventsRepository(db: Db, lifecycle?: Lifecycle) {
+export function orgEventsRepository(db: Db, lifecycle?: Lifecycle, options: { razorpay?: boolean } = {}) {
   const roles = rolesRepository(db)
 
   async function orgEvent(eventId: number): Promise<OrgEvent> {
@@ -192,6 +248,8 @@ export function orgEventsRepository(db: Db, lifecycle?: Lifecycle) {
           const stored = before && storedOf(before)
           const refusal = saveRefusal(input, stored, teamFactsNeeded(input, stored) ? await teamFacts(tx, before!.id) : null)
           if (refusal) throw new Refused(refusal)
+          await checkMethods(tx, input, before, councilId, options.razorpay === true)
+          await checkFeeLock(tx, input, before)
 
           const values = await eventValues(tx, input, before)
           // An update that sends no field (only the id) changes nothing: no write, no audit entry.

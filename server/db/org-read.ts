@@ -1,6 +1,7 @@
 // The organiser console's reads of events (server/db/org.ts joins the repositories): the events as their organisers
 // see them (every state, live counts, the fair draw, the door's days), what the audit log keeps of an event, and
 // the participants a page at a time (the list and the streamed CSV).
+import { PAYMENT_METHODS } from '../../contract/payment-rules.ts'
 import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm'
 import type { AnyEventState } from '../../contract/constants.ts'
 import type { OrgEvent, ParticipantRow, Question } from '../../contract/types.ts'
@@ -22,6 +23,14 @@ function orgFields(e: EventRow, organizer: { id: number; name: string; photo_url
     transfer_closes_minutes: e.transferClosesMinutes ?? null,
     reentry: e.reentry,
     rotating_codes: e.rotatingCodes,
+    payment:
+      e.fee > 0
+        ? {
+            pay_within_minutes: e.payWithinMinutes,
+            refund_until_hours: e.refundUntilHours,
+            methods: PAYMENT_METHODS.filter((m) => e.paymentMethods.includes(m)),
+          }
+        : null,
   }
 }
 

@@ -15,9 +15,9 @@ import { participantsPage } from './org-read.ts'
 export type { CouncilInputValue } from './org-councils.ts'
 export type { EventInputValue } from './org-events.ts'
 
-export function orgRepository(db: Db, lifecycle?: Lifecycle) {
+export function orgRepository(db: Db, lifecycle?: Lifecycle, options: { razorpay?: boolean } = {}) {
   return {
-    ...orgEventsRepository(db, lifecycle),
+    ...orgEventsRepository(db, lifecycle, options),
     /**
      * The event's participants in registration order, a page at a time (`afterId` the last participant id read),
      * for the list and the streamed CSV.

@@ -40,9 +40,13 @@ export interface PaymentRow {
 }
 
 /** The columns read of a payment, with their types made plain (the drivers answer numbers and dates differently). */
-const COLUMNS = sql.raw(
-  'id, event_id, user_id, participant_id, kind, amount, status, method, reference, pay_by, razorpay_order_id, razorpay_payment_id, utr, paid_at, receipt_no, razorpay_refund_id, double_of',
-)
+const COLUMN_NAMES =
+  'id, event_id, user_id, participant_id, kind, amount, status, method, reference, pay_by, razorpay_order_id, razorpay_payment_id, utr, paid_at, receipt_no, razorpay_refund_id, double_of'
+export const COLUMNS = sql.raw(COLUMN_NAMES)
+/** The same columns named by their table, for a statement that joins another (an UPDATE ... FROM). */
+export const COLUMNS_OF_PAYMENTS = COLUMN_NAMES.split(', ')
+  .map((c) => `payments.${c}`)
+  .join(', ')
 
 function plain(row: Record<string, unknown>): PaymentRow {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v))
@@ -61,7 +65,7 @@ function plain(row: Record<string, unknown>): PaymentRow {
   }
 }
 
-const rowsAs = (result: unknown) => rowsOf(result).map((r) => plain(r as Record<string, unknown>))
+export const rowsAs = (result: unknown) => rowsOf(result).map((r) => plain(r as Record<string, unknown>))
 
 /** A payment on the wire (API.md Part 4: EventDetail.Participant.payment). */
 export function participantPaymentOf(p: PaymentRow): ParticipantPayment {

@@ -93,6 +93,13 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
           if (!friend) throw new Refused('friendCannotReceive')
           if (holder.team_id !== null && friend.holding.team_id !== holder.team_id) throw new Refused('friendCannotReceive')
           if (friend.holding.ticket_collected) throw new Refused('friendCannotReceive')
+          // A friend whose own place is held for its payment (issue 35) is paying for one already: the same answer.
+          const [paying] = rowsOf(
+            await tx.execute(sql`
+              SELECT 1 FROM payments WHERE event_id = ${eventId} AND user_id = ${friend.id} AND double_of IS NULL
+                AND status IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID')`),
+          )
+          if (paying) throw new Refused('friendCannotReceive')
 
           const transfers = Number(holder.ticket_transfers) + 1
           // The holder's row first: the counter goes down, then up again with the friend's, never past ticket_count.
@@ -103,6 +110,11 @@ export function transfersRepository(db: Db, options: { holdMinutes?: number } = 
             UPDATE participants SET ticket_collected = true, ticket_code = ${newTicketCode()}, ticket_collected_at = now(),
                    ticket_transfers = ${transfers}
               WHERE id = ${friend.holding.id}`)
+          // A paid place's payment goes with it (issue 35 item 5): the friend holds a paid ticket, nothing is refunded and
+          // nothing charged; the receipt stays the one the holder paid.
+          await tx.execute(sql`
+            UPDATE payments SET participant_id = ${friend.holding.id}, user_id = ${friend.id}
+              WHERE participant_id = ${holder.id} AND status = 'PAID' AND double_of IS NULL`)
           await tx.execute(sql`
             INSERT INTO ticket_transfers (event_id, from_user_id, to_user_id, old_code)
               VALUES (${eventId}, ${userId}, ${friend.id}, ${holder.ticket_code})`)

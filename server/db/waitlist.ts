@@ -8,11 +8,14 @@ import { sql } from 'drizzle-orm'
 import type { WaitlistPlace } from '../../contract/types.ts'
 import type { Db } from './index.ts'
 import { type Outcome, outcomeOf, Refused, rowsOf } from './outcomes.ts'
+import { refundRequestedIn } from './payments.ts'
 
 /** Minutes a freed place is held for the student it is offered to (WAITLIST_HOLD_MINUTES). */
 export const WAITLIST_HOLD_MINUTES = 30
 
 interface LockedEvent {
+  /** When paid tickets stop being refunded when given back: the start less refund_until_hours (issue 35); null without a start. */
+  refund_cutoff: Date | string | null
   state: string
   is_ticket_feature_enabled: boolean
   ticket_count: number
@@ -23,7 +26,10 @@ interface LockedEvent {
 
 async function lockEvent(tx: Db, eventId: number): Promise<LockedEvent> {
   const [ev] = rowsOf(
-    await tx.execute(sql`SELECT state, is_ticket_feature_enabled, ticket_count, tickets_sold, tickets_held FROM events WHERE id = ${eventId} FOR UPDATE`),
+    await tx.execute(sql`
+      SELECT state, is_ticket_feature_enabled, ticket_count, tickets_sold, tickets_held,
+             coalesce(starts_at, (dates->>0)::timestamptz) - make_interval(hours => refund_until_hours) AS refund_cutoff
+        FROM events WHERE id = ${eventId} FOR UPDATE`),
   ) as LockedEvent[]
   if (!ev || ev.state === 'DRAFT') throw new Refused('eventNotFound')
   return ev
@@ -74,12 +80,27 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
   return {
     holdMinutes: hold,
 
-    /** Gives the caller's ticket back (TICKET_OPEN only): the code stops working, the place goes to the waitlist. */
-    async release(userId: number, eventId: number): Promise<Outcome<{ offered: number[] }>> {
+    /**
+     * Gives the caller's ticket back (TICKET_OPEN only): the code stops working, the place goes to the waitlist. A paid
+     * ticket (issue 35 item 5) is given back only before the refund cut-off (the event's start less refund_until_hours;
+     * after it REFUND_CLOSED: a transfer to a friend is the way), and its payment waits for its refund in the same
+     * transaction (REFUND_PENDING: the refund job pays a Razorpay payment back; UPI and desk payments are listed for the
+     * treasurer). `refund` answers the amount on its way back, in paise (0 for a free ticket).
+     */
+    async release(userId: number, eventId: number, now = new Date()): Promise<Outcome<{ offered: number[]; refund: number }>> {
       return outcomeOf(() =>
         db.transaction(async (tx) => {
           const ev = await lockEvent(tx, eventId)
           if (ev.state !== 'TICKET_OPEN' || !ev.is_ticket_feature_enabled) throw new Refused('releaseClosed')
+          // The place's payment, locked after the event's row (the lock order of claims and payments).
+          const [paid] = rowsOf(
+            await tx.execute(sql`
+              SELECT y.id, y.amount FROM payments y JOIN participants p ON p.id = y.participant_id
+                WHERE p.event_id = ${eventId} AND p.user_id = ${userId} AND y.status = 'PAID' AND y.double_of IS NULL
+                  AND p.ticket_collected AND p.checked_in_at IS NULL
+                FOR UPDATE OF y`),
+          ) as { id: number; amount: number }[]
+          if (paid && ev.refund_cutoff !== null && now.getTime() >= new Date(ev.refund_cutoff).getTime()) throw new Refused('refundClosed')
           const released = rowsOf(
             await tx.execute(sql`
               UPDATE participants p SET ticket_collected = false, ticket_code = NULL, ticket_collected_at = NULL, ticket_transfers = 0
@@ -101,7 +122,8 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
             if (!p) throw new Refused('notRegistered')
             throw new Refused(p.checked_in_at ? 'alreadyCheckedIn' : 'noTicket')
           }
-          return { offered: await offer(tx, eventId, hold) }
+          if (paid) await refundRequestedIn(tx, Number(paid.id))
+          return { offered: await offer(tx, eventId, hold), refund: paid ? Number(paid.amount) : 0 }
         }),
       )
     },

@@ -66,7 +66,7 @@ export const control = fp(
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string') || ['backup', 'restore'].includes(argv[0]))
         return json(res, 400, { error: true, message: 'argv must be the command line, as strings (not backup or restore).' })
       try {
-        const output = await runCommand(argv, { db: database.db, tokens: app.tokens })
+        const output = await runCommand(argv, { db: database.db, tokens: app.tokens, razorpay: Boolean(app.razorpay) })
         app.log.info({ command: argv[0] }, 'operator command run for the command line')
         json(res, 200, { output })
       } catch (err) {

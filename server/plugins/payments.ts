@@ -5,6 +5,7 @@
 // gateway. Each step takes its rows with a lease or FOR UPDATE SKIP LOCKED, so several instances do each thing once.
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
+import { type PaymentRefundsRepository, paymentRefundsRepository } from '../db/payment-refunds.ts'
 import { type PaymentsRepository, paymentsRepository } from '../db/payments.ts'
 import { GatewayError, type RazorpayApi, type RazorpaySettings, razorpayApi } from '../payments/razorpay.ts'
 
@@ -16,6 +17,8 @@ export interface PaymentJobs {
 declare module 'fastify' {
   interface FastifyInstance {
     paymentsRepository: PaymentsRepository
+    /** The organiser's refunds and cancel (issue 35 items 5-6), and the cancel job the tick runs. */
+    paymentRefunds: PaymentRefundsRepository
     /** Razorpay's settings and client, or null when the server has no keys (Razorpay is then not offered). */
     razorpay: { settings: RazorpaySettings; api: RazorpayApi } | null
     paymentJobs: PaymentJobs
@@ -27,6 +30,8 @@ export const payments = fp(
     const repo = paymentsRepository(app.db, { holdMinutes: config.waitlistHoldMinutes })
     const razorpay = config.razorpay ? { settings: config.razorpay, api: razorpayApi(config.razorpay, { timeoutMs }) } : null
     app.decorate('paymentsRepository', repo)
+    const refunds = paymentRefundsRepository(app.db, { holdMinutes: config.waitlistHoldMinutes })
+    app.decorate('paymentRefunds', refunds)
     app.decorate('razorpay', razorpay)
 
     /** Asks the gateway about one order: its captured payments are settled (an authorised one captured first). */
@@ -68,6 +73,8 @@ export const payments = fp(
     let closing = false
     async function once() {
       try {
+        // A cancelled event's paid places to refunding first, so this tick's refund job makes their refunds.
+        await refunds.cancelStep()
         if (razorpay) {
           for (const row of await repo.ordersToReconcile()) await reconcile(razorpay.api, row)
           for (const row of await repo.refundsToMake()) await refund(razorpay.api, row)

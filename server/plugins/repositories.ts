@@ -91,7 +91,10 @@ export const repositories = [
       ),
     { name: 'lifecycle' },
   ),
-  fp(async (app) => void app.decorate('orgRepository', orgRepository(app.db, app.lifecycle)), { name: 'org-repository', dependencies: [...DB, 'lifecycle'] }),
+  fp(async (app, options: RepositoryOptions) => void app.decorate('orgRepository', orgRepository(app.db, app.lifecycle, { razorpay: options.razorpay })), {
+    name: 'org-repository',
+    dependencies: [...DB, 'lifecycle'],
+  }),
   fp(
     async (app) =>
       void app.decorate(

@@ -1,4 +1,5 @@
 // Give back, ticket transfer, waitlist, push subscriptions and the organiser's message (API.md Part 2 "Around the event").
+import { rupees } from '../../contract/payment-rules.ts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { badRequest, tooManyRequests } from '../errors.ts'
@@ -15,9 +16,9 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
     ...declared(CALLS.releaseTicket),
     config: writes,
     handler: async (request) => {
-      const { offered } = valueOf(await app.waitlistRepository.release(request.userId, request.body.event_id))
+      const { offered, refund } = valueOf(await app.waitlistRepository.release(request.userId, request.body.event_id))
       if (offered.length > 0) kick()
-      return { error: false as const, message: AROUND_MESSAGES.released }
+      return { error: false as const, message: refund > 0 ? AROUND_MESSAGES.releasedRefund(rupees(refund)) : AROUND_MESSAGES.released }
     },
   })
 

@@ -205,6 +205,31 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
     code: 'REFUND_CLOSED',
     message: 'Paid tickets of this event can no longer be given back for a refund: you can still transfer yours to a friend.',
   },
+  // The organiser's payment settings, refunds and cancel (issue 35 items 1-6).
+  razorpayNotConfigured: {
+    status: 400,
+    code: 'RAZORPAY_NOT_CONFIGURED',
+    message: 'payment.methods: RAZORPAY is not available: this server has no Razorpay keys (README: taking payments). Choose UPI or DESK.',
+  },
+  upiNotSet: {
+    status: 400,
+    code: 'UPI_NOT_SET',
+    message: 'payment.methods: UPI needs the council’s UPI id and payee name: an admin sets them in the council’s settings first.',
+  },
+  feeLocked: {
+    status: 409,
+    code: 'FEE_LOCKED',
+    message: 'The fee cannot change: students have already paid or are paying this one. Cancel the event to refund everyone instead.',
+  },
+  notRefundable: { status: 409, code: 'NOT_REFUNDABLE', message: 'Only a paid payment can be refunded.' },
+  notRefundPending: { status: 409, code: 'NOT_REFUND_PENDING', message: 'This payment is not waiting for a refund.' },
+  refundAtGateway: {
+    status: 409,
+    code: 'REFUND_AT_GATEWAY',
+    message: 'This payment was made through Razorpay: its refund is made by Razorpay automatically, not by hand.',
+  },
+  notPaidEvent: { status: 409, code: 'NOT_PAID_EVENT', message: 'This event has no fee: there is nothing to refund.' },
+  alreadyCancelled: { status: 409, code: 'ALREADY_CANCELLED', message: 'This event is already cancelled: its payments are being refunded.' },
   webhookMismatch: { status: 400, code: 'WEBHOOK_MISMATCH', message: 'The webhook does not match the order it names.' },
   // Five taken codes in a row: a passing condition, worth a retry, not the student's mistake.
   codesExhausted: { status: 503, code: 'INVITE_CODES_EXHAUSTED', message: TEAM_MESSAGES.codesExhausted },
@@ -289,6 +314,9 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
 
 export const AROUND_MESSAGES = {
   released: 'Ticket given back. Thank you: it goes to the next student on the waitlist.',
+  /** A paid ticket given back before the refund cut-off (issue 35): the refund is on its way. */
+  releasedRefund: (amount: string) =>
+    `Ticket given back: your ${amount} is on its way back to you. Thank you: the place goes to the next student on the waitlist.`,
   joined: 'You are on the waitlist. We will tell you when a ticket is held for you.',
   left: 'You have left the waitlist.',
   notOnList: 'You are not on the waitlist.',

@@ -1,7 +1,8 @@
 // Paid events (issue 35), a property over random sequences: students claim, pay through Razorpay's checkout (the
 // stand-in's webhooks lost, duplicated, reordered or held back at random; payments captured or only authorised),
-// verify or never come back, give a UTR, let holds pass (the expiry and the reconciliation run), and late webhooks
-// arrive. After every step: never oversold (tickets + holds ≤ ticket_count), the counters equal the rows they count,
+// verify or never come back, give a UTR (confirmed by the council, or not), let holds pass (the expiry and the
+// reconciliation run), late webhooks arrive, give paid tickets back (refunded), are refunded by the organiser (a UPI
+// refund then paid back by hand), and half the seeds cancel the event late in the sequence (the cancel job runs). After every step: never oversold (tickets + holds ≤ ticket_count), the counters equal the rows they count,
 // no paid ticket place without its ticket, and the ledger's identity (captured − refunded = what PAID and
 // REFUND_PENDING payments owe). At the end, once every webhook is in and the jobs are quiet: captured − refunded = fee
 // × paid places, exactly. Seeds are fixed so a failure replays (PAYMENTS_SEED=<n> runs one).
@@ -28,7 +29,7 @@ function prng(seed: number) {
   return { next, pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)], chance: (p: number) => next() < p }
 }
 
-const SEEDS = process.env.PAYMENTS_SEED ? [Number(process.env.PAYMENTS_SEED)] : [11, 23, 37, 41]
+const SEEDS = process.env.PAYMENTS_SEED ? [Number(process.env.PAYMENTS_SEED)] : [11, 23, 37, 41, 53, 67]
 const STEPS = 60
 const FEE = 120
 
@@ -105,6 +106,32 @@ describe.each(DB_KINDS)('paid events, random sequences on %s', (kind) => {
         })
         .returning({ id: schema.events.id })
       const eventId = event.id
+      const organiser = await t.student()
+      await db.insert(schema.councilOrganizers).values({ councilId: council.id, userId: organiser.id })
+      const org = async (path: string, body: unknown) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/org/p/${path}`,
+          headers: { 'content-type': 'application/json', ...organiser.auth },
+          payload: JSON.stringify(body),
+        })
+        return { status: res.statusCode, body: res.json() }
+      }
+      /** A payment of the event in one of these states, picked at random, or null. */
+      const anyPayment = async (statuses: string[], extra = sql``) => {
+        const rows = rowsOf(
+          await db.execute(
+            sql`SELECT id, method, utr, amount FROM payments WHERE event_id = ${eventId} AND status IN (${sql.join(
+              statuses.map((x) => sql`${x}`),
+              sql`, `,
+            )}) ${extra} ORDER BY id`,
+          ),
+        ) as { id: number; method: string | null; utr: string | null; amount: number }[]
+        return rows.length ? r.pick(rows) : null
+      }
+      // Half the seeds cancel the event in the last third of the sequence.
+      const done = { giveBacks: 0, refunds: 0, byHand: 0 }
+      const cancelAt = r.chance(0.5) ? Math.floor(STEPS * (2 / 3) + r.next() * (STEPS / 3)) : -1
       const students: Student[] = []
       for (let i = 0; i < tickets * 2; i++) students.push(await t.student())
       await db.insert(schema.participants).values(students.map((s) => ({ eventId, userId: s.id })))
@@ -115,7 +142,31 @@ describe.each(DB_KINDS)('paid events, random sequences on %s', (kind) => {
 
       for (let step = 0; step < STEPS; step++) {
         const s = r.pick(students)
-        const op = r.pick(['claim', 'claim', 'pay', 'pay', 'checkout', 'checkout', 'verify', 'utr', 'expire', 'tick', 'release-webhooks'] as const)
+        const op =
+          step === cancelAt
+            ? 'cancel'
+            : r.pick([
+                'claim',
+                'claim',
+                'claim',
+                'pay',
+                'pay',
+                'pay',
+                'checkout',
+                'checkout',
+                'checkout',
+                'verify',
+                'verify',
+                'utr',
+                'confirm',
+                'confirm',
+                'expire',
+                'tick',
+                'release-webhooks',
+                'give-back',
+                'refund',
+                'refunded',
+              ] as const)
         Object.assign(standin.faults, {
           loseWebhooks: r.chance(0.2),
           duplicateWebhooks: r.chance(0.2),
@@ -125,7 +176,8 @@ describe.each(DB_KINDS)('paid events, random sequences on %s', (kind) => {
         log.push(`${step}: ${op} student ${students.indexOf(s)} ${JSON.stringify(standin.faults)}`)
         if (op === 'claim') {
           const res = await post(t, 'claim-ticket', { event_id: eventId }, s.auth)
-          expect([200, 409], log.join('\n')).toContain(res.status)
+          // After the cancel: EVENT_CANCELLED, 403.
+          expect(cancelAt >= 0 && step > cancelAt ? [403] : [200, 409], log.join('\n')).toContain(res.status)
         } else if (op === 'pay') {
           const res = await post(t, 'pay', { event_id: eventId, method: 'RAZORPAY' }, s.auth)
           if (res.status === 200) orders.set(s.id, res.body.order_id)
@@ -152,6 +204,28 @@ describe.each(DB_KINDS)('paid events, random sequences on %s', (kind) => {
           await t.app.paymentJobs.tick()
         } else if (op === 'release-webhooks') {
           await standin.releaseWebhooks()
+        } else if (op === 'confirm') {
+          // The council confirms a UTR (as the console's confirmation does: a UPI capture by its UTR).
+          const p = await anyPayment(['AWAITING_CONFIRMATION'])
+          if (p) {
+            const settled = await t.app.paymentsRepository.settle(Number(p.id), { method: 'UPI', amount: Number(p.amount), ref: `utr:${p.utr}`, utr: p.utr! })
+            expect(settled.ok, JSON.stringify(settled)).toBe(true)
+          }
+        } else if (op === 'give-back') {
+          const res = await post(t, 'release-ticket', { event_id: eventId }, s.auth)
+          expect([200, 403, 409], `${res.status} ${JSON.stringify(res.body)}\n${log.join('\n')}`).toContain(res.status)
+          if (res.status === 200 && /on its way back/.test(res.body.message)) done.giveBacks += 1
+        } else if (op === 'refund') {
+          const p = await anyPayment(['PAID'])
+          if (p) expect((await org('payment/refund', { payment_id: Number(p.id) })).status).toBe(200)
+          if (p) done.refunds += 1
+        } else if (op === 'refunded') {
+          const p = await anyPayment(['REFUND_PENDING'], sql`AND method <> 'RAZORPAY'`)
+          if (p) expect((await org('payment/refunded', { payment_id: Number(p.id) })).status).toBe(200)
+          if (p) done.byHand += 1
+        } else if (op === 'cancel') {
+          expect((await org('event/cancel', { event_id: eventId })).status).toBe(200)
+          await t.app.paymentJobs.tick()
         }
         await check(eventId, `after step ${step}\n${log.join('\n')}`)
       }
@@ -162,6 +236,13 @@ describe.each(DB_KINDS)('paid events, random sequences on %s', (kind) => {
       for (const { s, answer } of unverified) await post(t, 'pay/verify', { event_id: eventId, ...answer }, s.auth)
       await db.execute(sql`UPDATE payments SET gateway_checked_at = NULL, expired_at = now() WHERE event_id = ${eventId} AND status = 'EXPIRED'`)
       for (let i = 0; i < 4; i++) await t.app.paymentJobs.tick()
+      // The treasurer pays back by hand every UPI or desk refund still due.
+      for (
+        let p = await anyPayment(['REFUND_PENDING'], sql`AND method <> 'RAZORPAY'`);
+        p;
+        p = await anyPayment(['REFUND_PENDING'], sql`AND method <> 'RAZORPAY'`)
+      )
+        expect((await org('payment/refunded', { payment_id: Number(p.id) })).status).toBe(200)
       const end = await check(eventId, `at the end\n${log.join('\n')}`)
       const [seen] = rowsOf(
         await db.execute(sql`SELECT
@@ -171,8 +252,8 @@ describe.each(DB_KINDS)('paid events, random sequences on %s', (kind) => {
         (SELECT count(*) FROM payments WHERE event_id = ${eventId} AND double_of IS NOT NULL)::int AS doubles`),
       ) as Record<string, number>[]
       console.log(
-        `payments property, seed ${seed} (${kind}): ${tickets} places, ${end.paid} paid, ${seen.refunded} refunded (${seen.doubles} second payments), ` +
-          `${seen.expired} expired, ${seen.awaiting} awaiting a UTR's confirmation; captured ${end.captured} − refunded ${end.refunded} paise`,
+        `payments property, seed ${seed} (${kind})${cancelAt >= 0 ? `, cancelled at step ${cancelAt}` : ''}: ${tickets} places, ${end.paid} paid, ${seen.refunded} refunded (${seen.doubles} second payments), ` +
+          `${seen.expired} expired, ${seen.awaiting} awaiting a UTR's confirmation; ${done.giveBacks} paid tickets given back, ${done.refunds} refunded by the organiser, ${done.byHand} refunds by hand; captured ${end.captured} − refunded ${end.refunded} paise`,
       )
       const refunding = rowsOf(await db.execute(sql`SELECT count(*)::int AS n FROM payments WHERE event_id = ${eventId} AND status = 'REFUND_PENDING'`))
       expect(refunding, 'every Razorpay refund made by the job').toEqual([{ n: 0 }])
