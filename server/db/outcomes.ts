@@ -19,6 +19,9 @@ export type Refusal =
   | 'notYourPayment'
   | 'refundClosed'
   | 'webhookMismatch'
+  // The console's payments and the desk (server/db/payments-org.ts, server/db/desk.ts)
+  | 'notConfirmable'
+  | 'deskKeyReused'
   | 'registrationNotOpen'
   | 'teamEvent'
   | 'alreadyRegistered'

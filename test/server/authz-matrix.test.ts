@@ -409,6 +409,10 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
           ['POST /org/p/points/settings/save', '/api/v1/org/p/points/settings/save', () => ({ target: 1 })],
           ['POST /org/p/points/student', '/api/v1/org/p/points/student', () => ({ email: 'student1@example.edu', lateral_entry: true })],
           ['POST /org/p/points/below-target', '/api/v1/org/p/points/below-target', () => ({})],
+          // The console's payments (issue 35): an event's organisers' and admins' (test/server/payments-org.test.ts walks them).
+          ['POST /org/p/event/payments', '/api/v1/org/p/event/payments', (w: World) => ({ event_id: w.tickets })],
+          ['POST /org/p/event/payment/confirm', '/api/v1/org/p/event/payment/confirm', (w: World) => ({ event_id: w.tickets, payment_id: 1 })],
+          ['POST /org/p/event/payment/reject', '/api/v1/org/p/event/payment/reject', (w: World) => ({ event_id: w.tickets, payment_id: 1 })],
         ] as const
       ).map(([name, url, body]) => [
         name,
@@ -565,6 +569,12 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       url: (w) => `/api/v1/event/p/certificate/${w.tickets}`,
       body: () => undefined,
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Certificates are ready once the event is completed.' }),
+    },
+    'GET /org/p/event/{id}/payments.csv (students are not organisers)': {
+      method: 'GET',
+      url: (w) => `/api/v1/org/p/event/${w.tickets}/payments.csv`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
     },
     'GET /verify/{unknown code}': {
       method: 'GET',
