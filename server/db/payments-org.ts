@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm'
 import type { PaymentMethod, PaymentStatus } from '../../contract/payment-rules.ts'
 import type { OrgPayment, PaymentTotals } from '../../contract/types.ts'
+import type { Receipt } from '../feeds/receipt-pdf.ts'
 import { recordAudit } from './audit.ts'
 import type { Db } from './index.ts'
 import { unknownEvent } from './org-common.ts'
@@ -258,6 +259,36 @@ export function paymentsOrgRepository(db: Db) {
         if (!CONFIRMABLE.has(String(pay.status))) return { result: 'NOT_CONFIRMABLE' as const }
         const settled = await confirmIn(tx, userId, eventId, { id: Number(pay.id), utr, amount })
         return settled.result === 'repeat' ? { result: 'ALREADY_CONFIRMED' as const } : { result: settled.result, paymentId: Number(pay.id) }
+      })
+    },
+
+    /**
+     * A receipt's facts, for its student or an organiser of its event (admins too); anyone else is told there is no
+     * such receipt (404), so receipt numbers cannot be probed for another student's payment.
+     */
+    async receipt(userId: number, receiptNo: number): Promise<Outcome<Receipt>> {
+      const [r] = rowsOf(
+        await db.execute(sql`
+          SELECT y.receipt_no, y.user_id, y.amount, y.method, y.desk_mode, y.utr, y.razorpay_payment_id, y.paid_at, y.status,
+                 e.name AS event_name, e.organizer_id, c.name AS council_name, u.name AS user_name, u.email, u.roll_number
+            FROM payments y JOIN events e ON e.id = y.event_id JOIN councils c ON c.id = e.organizer_id LEFT JOIN users u ON u.id = y.user_id
+            WHERE y.receipt_no = ${receiptNo} AND y.paid_at IS NOT NULL AND y.method IS NOT NULL`),
+      ) as Record<string, unknown>[]
+      if (!r) return refused('paymentNotFound')
+      if (num(r.user_id) !== userId && !(await roles.canManageCouncil(userId, Number(r.organizer_id)))) return refused('paymentNotFound')
+      return done({
+        receipt: receiptNumber(Number(r.receipt_no)),
+        event: String(r.event_name),
+        council: String(r.council_name),
+        student: String(r.user_name ?? ''),
+        email: String(r.email ?? ''),
+        roll: (r.roll_number as string | null) ?? null,
+        amount: Number(r.amount),
+        method: r.method as Receipt['method'],
+        deskMode: (r.desk_mode as Receipt['deskMode']) ?? null,
+        reference: (r.utr as string | null) ?? (r.razorpay_payment_id as string | null) ?? null,
+        paidAt: new Date(r.paid_at as string),
+        status: String(r.status),
       })
     },
   }

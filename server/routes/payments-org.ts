@@ -1,15 +1,20 @@
 // The console's payments (contract/payments-org.ts, issue 35 items 3 and 6): an event's payments and totals, their
 // CSV, a UPI payment confirmed or sent back, and a bank statement imported. Who may and every change are the
 // repository's (server/db/payments-org.ts); refusals go through the one table (outcomes.ts).
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { STATEMENT_MAX_BYTES, type STATEMENT_REASONS } from '../../contract/payments-org.ts'
 import type { OrgPayment } from '../../contract/types.ts'
+import type { Config } from '../config.ts'
 import { paymentsOrgRepository } from '../db/payments-org.ts'
+import { loadLogo } from '../feeds/certificate-pdf.ts'
+import { receiptPdf } from '../feeds/receipt-pdf.ts'
 import { HttpError } from '../errors.ts'
 import { readStatement, StatementError } from '../payments/statement.ts'
 import { csvCell, csvLine } from './csv.ts'
 import { declared } from './declare.ts'
+import { CHAPTER } from './feeds.ts'
 import { csvTime } from './org.ts'
 import { refusal, valueOf } from './outcomes.ts'
 
@@ -67,9 +72,27 @@ function csvRow(p: OrgPayment): string {
   return `${cells.join(',')}\r\n`
 }
 
-export const paymentsOrgRoutes: FastifyPluginAsyncZod = async (app) => {
+export const paymentsOrgRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const repo = paymentsOrgRepository(app.db)
   const writes = { rateLimit: app.rateLimits.writes }
+  const logo = await loadLogo(config.staticDir)
+
+  app.route({
+    ...declared(CALLS.paymentReceipt),
+    // Making a PDF costs a few milliseconds of CPU: counted with the caller's writes, as the certificate is.
+    config: writes,
+    handler: async (request, reply) => {
+      const m = /^R-(\d{1,9})(?:\.pdf)?$/i.exec(request.params.receipt)
+      if (!m) throw refusal('paymentNotFound')
+      const receipt = valueOf(await repo.receipt(request.userId, Number(m[1])))
+      const pdf = await receiptPdf(receipt, { chapter: CHAPTER, logo })
+      return (reply as FastifyReply)
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="receipt-${receipt.receipt}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(pdf))
+    },
+  })
 
   app.route({
     ...declared(CALLS.orgPayments),

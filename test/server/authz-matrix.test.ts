@@ -570,6 +570,36 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       body: () => undefined,
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Certificates are ready once the event is completed.' }),
     },
+    // The desk at the door (issue 35): the door's people only (test/server/payments-org.test.ts walks them).
+    ...Object.fromEntries(
+      (
+        [
+          ['POST /door/p/desk/find', '/api/v1/door/p/desk/find', (w: World) => ({ event_id: w.tickets, query: 'student1@example.edu' })],
+          [
+            'POST /door/p/desk/pay',
+            '/api/v1/door/p/desk/pay',
+            (w: World) => ({ event_id: w.tickets, user_id: w.users.member.id, method: 'CASH', key: 'matrix-key-1' }),
+          ],
+          ['POST /door/p/desk/totals', '/api/v1/door/p/desk/totals', (w: World) => ({ event_id: w.tickets })],
+        ] as const
+      ).map(([name, url, body]) => [
+        name,
+        {
+          url: () => url,
+          body: (w: World) => body(w),
+          expect: (role: Role) =>
+            role === 'signedOut'
+              ? { status: 401 }
+              : { status: 403, message: 'Only the door team of this event, its council’s organisers and admins can check tickets here.' },
+        } satisfies Row,
+      ]),
+    ),
+    'GET /payments/p/receipt/{a receipt of nobody here}': {
+      method: 'GET',
+      url: () => '/api/v1/payments/p/receipt/R-001001',
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 404, message: 'Payment not found.' }),
+    },
     'GET /org/p/event/{id}/payments.csv (students are not organisers)': {
       method: 'GET',
       url: (w) => `/api/v1/org/p/event/${w.tickets}/payments.csv`,

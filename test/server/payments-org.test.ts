@@ -293,4 +293,133 @@ describe.each(DB_KINDS)('the console’s payments on %s', (kind) => {
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/org/p/event/${eventId}/payments.csv`, headers: other.organiser.auth })).statusCode).toBe(403)
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/org/p/event/abc/payments.csv', headers: organiser.auth })).statusCode).toBe(404)
   })
+  const door = async (path: string, body: unknown, u: User) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/door/p/desk/${path}`,
+      headers: { 'content-type': 'application/json', ...u.auth },
+      payload: JSON.stringify(body),
+    })
+    return { status: res.statusCode, body: res.json() }
+  }
+
+  it('the desk: finds a student, takes the fee for a held or unpaid place, issues the ticket and checks it in; a retry pays and admits once', async () => {
+    const { eventId, organiser, students } = await paidEvent({ students: 3 })
+    const [a, b, c] = students
+    const volunteer = await t.student({ name: 'Vee Volunteer' })
+    const student = await t.student()
+    await t.database.db.insert(schema.eventStaff).values({ eventId, userId: volunteer.id })
+    // a holds a place (claimed, unpaid); b is registered and never claimed.
+    expect((await post(t, 'claim-ticket', { event_id: eventId }, a.auth)).body.result).toBe('PAYMENT_PENDING')
+    const [aRow] = rowsOf(await t.database.db.execute(sql`SELECT email, roll_number FROM users WHERE id = ${a.id}`)) as Record<string, string>[]
+    const found = await door('find', { event_id: eventId, query: aRow.email.toUpperCase() }, volunteer)
+    expect(found).toMatchObject({ status: 200, body: { students: [{ user_id: a.id, registered: true, owes: 30_000, payment: { status: 'PENDING' } }] } })
+    expect((await door('find', { event_id: eventId, query: aRow.roll_number }, volunteer)).body.students[0].user_id).toBe(a.id)
+
+    const key = 'desk-key-0001'
+    const paid = await door('pay', { event_id: eventId, user_id: a.id, method: 'CASH', key }, volunteer)
+    expect(paid).toMatchObject({
+      status: 200,
+      body: { amount: 30_000, admitted: true, ticket_code: expect.stringMatching(/^\d{16}$/), receipt: expect.stringMatching(/^R-/) },
+    })
+    const snap = await state(eventId)
+    const again = await door('pay', { event_id: eventId, user_id: a.id, method: 'CASH', key }, volunteer)
+    expect(again.body).toMatchObject({ amount: 30_000, admitted: true, ticket_code: paid.body.ticket_code, receipt: paid.body.receipt })
+    expect(await state(eventId)).toBe(snap)
+    // Another key for the same student: already paid, nothing written; the key for another student: refused.
+    expect(await door('pay', { event_id: eventId, user_id: a.id, method: 'UPI', key: 'desk-key-0002' }, volunteer)).toMatchObject({
+      status: 409,
+      body: { code: 'ALREADY_PAID' },
+    })
+    expect(await door('pay', { event_id: eventId, user_id: b.id, method: 'CASH', key }, volunteer)).toMatchObject({
+      status: 409,
+      body: { code: 'DESK_KEY_REUSED' },
+    })
+    expect(await state(eventId)).toBe(snap)
+    const [inside] = rowsOf(
+      await t.database.db.execute(sql`SELECT checked_in_at, ticket_collected FROM participants WHERE event_id = ${eventId} AND user_id = ${a.id}`),
+    ) as Record<string, unknown>[]
+    expect(inside.ticket_collected).toBe(true)
+    expect(inside.checked_in_at).not.toBeNull()
+    expect((await door('find', { event_id: eventId, query: paid.body.ticket_code }, volunteer)).body.students[0]).toMatchObject({ user_id: a.id, owes: 0 })
+
+    // b: registered, no hold: held and paid at once, by UPI at the desk, by the organiser.
+    expect((await door('pay', { event_id: eventId, user_id: b.id, method: 'UPI', key: 'desk-key-0003' }, organiser)).body).toMatchObject({ admitted: true })
+    // Not registered, or not a door person: refused, nothing written.
+    const snap2 = await state(eventId)
+    expect(await door('pay', { event_id: eventId, user_id: student.id, method: 'CASH', key: 'desk-key-0004' }, volunteer)).toMatchObject({
+      status: 403,
+      body: { code: 'NOT_REGISTERED' },
+    })
+    expect(await door('pay', { event_id: eventId, user_id: c.id, method: 'CASH', key: 'desk-key-0005' }, student)).toMatchObject({
+      status: 403,
+      body: { code: 'NOT_DOOR' },
+    })
+    expect(await door('pay', { event_id: eventId, user_id: c.id, method: 'CHEQUE', key: 'desk-key-0006' }, volunteer)).toMatchObject({ status: 400 })
+    expect(await state(eventId)).toBe(snap2)
+
+    const totals = await door('totals', { event_id: eventId }, volunteer)
+    expect(totals.body.total).toEqual({ CASH: 30_000, UPI: 30_000, count: 2 })
+    expect(totals.body.volunteers).toContainEqual({ user_id: volunteer.id, name: 'Vee Volunteer', CASH: 30_000, UPI: 0, count: 1 })
+    expect((await door('totals', { event_id: eventId }, student)).status).toBe(403)
+    const money = (await org('payments', { event_id: eventId }, organiser)).body.totals
+    expect(money).toMatchObject({ paid: 60_000, paid_places: 2, adds_up: true })
+    expect(money.by_method.DESK).toMatchObject({ paid: 60_000, paid_count: 2 })
+  })
+
+  it('the desk refuses an event that does not take DESK, and a sold-out event’s unheld place', async () => {
+    const { eventId, students } = await paidEvent({ tickets: 1, students: 2 })
+    const [a, b] = students
+    const volunteer = await t.student()
+    await t.database.db.insert(schema.eventStaff).values({ eventId, userId: volunteer.id })
+    expect((await post(t, 'claim-ticket', { event_id: eventId }, a.auth)).body.result).toBe('PAYMENT_PENDING')
+    expect(await door('pay', { event_id: eventId, user_id: b.id, method: 'CASH', key: 'sold-out-key-1' }, volunteer)).toMatchObject({
+      status: 409,
+      body: { code: 'SOLD_OUT' },
+    })
+    await t.database.db
+      .update(schema.events)
+      .set({ paymentMethods: ['UPI'] })
+      .where(sql`${schema.events.id} = ${eventId}`)
+    expect(await door('pay', { event_id: eventId, user_id: a.id, method: 'CASH', key: 'no-desk-key-1' }, volunteer)).toMatchObject({
+      status: 403,
+      body: { code: 'METHOD_NOT_OFFERED' },
+    })
+  })
+
+  it('a receipt PDF for a paid payment: its student and the event’s organisers, no one else; My Events’ link is the receipt number', async () => {
+    const { eventId, organiser, stranger, students } = await paidEvent({ students: 2 })
+    const [a, b] = students
+    await t.database.db.update(schema.users).set({ name: 'अनन्या Rao' }).where(sql`${schema.users.id} = ${a.id}`)
+    const pa = await awaiting(eventId, a, '112345678901')
+    const receipt = (await org('payment/confirm', { event_id: eventId, payment_id: pa }, organiser)).body.payment.receipt as string
+    const get = (r: string, u: User) => t.app.inject({ method: 'GET', url: `/api/v1/payments/p/receipt/${r}`, headers: u.auth })
+    for (const who of [a, organiser]) {
+      const res = await get(receipt, who)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toBe('application/pdf')
+      expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+    }
+    expect((await get(`${receipt}.pdf`, a)).statusCode).toBe(200)
+    for (const who of [b, stranger]) expect(await get(receipt, who).then((r) => [r.statusCode, r.json().code])).toEqual([404, 'PAYMENT_NOT_FOUND'])
+    expect((await get('R-999999', a)).statusCode).toBe(404)
+    expect((await get('nonsense', a)).statusCode).toBe(404)
+    const mine = (await post(t, `get/${eventId}`, {}, a.auth)).body.event.Participant.payment
+    expect(mine.receipt).toBe(receipt)
+  })
+  it('the desk at two counters at once: one payment, one admission, whatever the keys', async () => {
+    const { eventId, organiser, students } = await paidEvent({ students: 2 })
+    const [a, b] = students
+    const volunteers = [await t.student(), await t.student()]
+    await t.database.db.insert(schema.eventStaff).values(volunteers.map((v) => ({ eventId, userId: v.id })))
+    const two = await Promise.all(volunteers.map((v, i) => door('pay', { event_id: eventId, user_id: a.id, method: 'CASH', key: `race-key-a${i}` }, v)))
+    expect(two.map((r) => r.status).sort()).toEqual([200, 409])
+    const same = await Promise.all(volunteers.map((v) => door('pay', { event_id: eventId, user_id: b.id, method: 'CASH', key: 'race-key-b0' }, v)))
+    expect(same.map((r) => r.status)).toEqual([200, 200])
+    expect(same[0].body.ticket_code).toBe(same[1].body.ticket_code)
+    const money = (await org('payments', { event_id: eventId }, organiser)).body.totals
+    expect(money).toMatchObject({ paid: 60_000, paid_places: 2, captured: 60_000, adds_up: true })
+    const scans = rowsOf(await t.database.db.execute(sql`SELECT count(*)::int AS n FROM door_scans WHERE event_id = ${eventId}`)) as { n: number }[]
+    expect(Number(scans[0].n)).toBe(2)
+  })
 })
