@@ -132,7 +132,8 @@ export function readStatement(bytes: Buffer): StatementRow[] {
   const out: StatementRow[] = []
   for (const { line, cells } of rows.slice(head + 1)) {
     if (cells.every((c) => c.trim() === '')) continue
-    const utr = /(?<!\d)\d{12}(?!\d)/.exec(cells[utrAt] ?? '')?.[0] ?? null
+    // Some banks pad the reference with zeros to 16 digits (HDFC's Chq./Ref.No.): the UTR is its last 12.
+    const utr = /(?<!\d)0*(\d{12})(?!\d)/.exec(cells[utrAt] ?? '')?.[1] ?? null
     const raw = (cells[amountAt] ?? '').trim()
     const amount = raw === '' ? null : paiseOf(raw)
     const problem = !utr ? 'NO_UTR' : raw === '' || amount === 0 ? 'NOT_A_CREDIT' : amount === null ? 'BAD_AMOUNT' : null
