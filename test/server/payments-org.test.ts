@@ -406,6 +406,9 @@ describe.each(DB_KINDS)('the console’s payments on %s', (kind) => {
     expect((await get('nonsense', a)).statusCode).toBe(404)
     const mine = (await post(t, `get/${eventId}`, {}, a.auth)).body.event.Participant.payment
     expect(mine.receipt).toBe(receipt)
+    const my = (await post(t, 'get/me', {}, a.auth)).body.events
+    expect(my.find((m: { event: { id: number } }) => m.event.id === eventId).receipt).toBe(receipt)
+    expect((await post(t, 'get/me', {}, b.auth)).body.events.find((m: { event: { id: number } }) => m.event.id === eventId).receipt).toBeNull()
   })
   it('the desk at two counters at once: one payment, one admission, whatever the keys', async () => {
     const { eventId, organiser, students } = await paidEvent({ students: 2 })
