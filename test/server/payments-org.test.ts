@@ -425,4 +425,20 @@ describe.each(DB_KINDS)('the console’s payments on %s', (kind) => {
     const scans = rowsOf(await t.database.db.execute(sql`SELECT count(*)::int AS n FROM door_scans WHERE event_id = ${eventId}`)) as { n: number }[]
     expect(Number(scans[0].n)).toBe(2)
   })
+  it('two confirmations and a statement at once capture the money once', async () => {
+    const { eventId, organiser, students } = await paidEvent({ students: 1 })
+    const admin = await t.student({ isAdmin: true })
+    const pa = await awaiting(eventId, students[0], '212345678901')
+    const [one, two, file] = await Promise.all([
+      org('payment/confirm', { event_id: eventId, payment_id: pa }, organiser),
+      org('payment/confirm', { event_id: eventId, payment_id: pa }, admin),
+      statement(eventId, 'UTR,Amount\n212345678901,300\n', organiser),
+    ])
+    expect([one.status, two.status, file.status]).toEqual([200, 200, 200])
+    const results = [one.body.result, two.body.result, file.body.confirmed.length ? 'paid' : file.body.unmatched[0].reason]
+    expect(results.filter((r) => r === 'paid')).toHaveLength(1)
+    const [ledger] = rowsOf(await t.database.db.execute(sql`SELECT count(*)::int AS n FROM payment_ledger WHERE event_id = ${eventId}`)) as { n: number }[]
+    expect(Number(ledger.n)).toBe(1)
+    expect((await org('payments', { event_id: eventId }, organiser)).body.totals).toMatchObject({ paid: 30_000, captured: 30_000, adds_up: true })
+  })
 })
