@@ -10,12 +10,13 @@ const Events = lazy(() => import('./events.tsx'))
 const EventPage = lazy(() => import('./event.tsx'))
 const Editor = lazy(() => import('./editor.tsx'))
 const Participants = lazy(() => import('./participants.tsx'))
+const Payments = lazy(() => import('./payments.tsx'))
 const Admin = lazy(() => import('./admin.tsx'))
 const Audit = lazy(() => import('./audit.tsx'))
 const PointsAdmin = lazy(() => import('./points-admin.tsx'))
 
 /** Which screen an address under /manage shows: '' the events, 'event/new', 'event/7', 'event/7/edit'… */
-export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'admin' | 'audit' | 'points'; id?: number } {
+export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor' | 'participants' | 'payments' | 'admin' | 'audit' | 'points'; id?: number } {
   const [first, id, sub] = rest.split('/').filter(Boolean)
   if (first === 'admin') return { screen: 'admin' }
   if (first === 'audit') return { screen: 'audit' }
@@ -25,6 +26,7 @@ export function screenFor(rest: string): { screen: 'events' | 'event' | 'editor'
     const n = Number(id)
     if (sub === 'edit') return { screen: 'editor', id: n }
     if (sub === 'participants') return { screen: 'participants', id: n }
+    if (sub === 'payments') return { screen: 'payments', id: n }
     return { screen: 'event', id: n }
   }
   return { screen: 'events' }
@@ -73,6 +75,7 @@ export default function Manage() {
         {screen === 'event' && <EventPage id={id!} />}
         {screen === 'editor' && <Editor key={id ?? 'new'} id={id} />}
         {screen === 'participants' && <Participants id={id!} />}
+        {screen === 'payments' && <Payments id={id!} />}
         {screen === 'admin' && <Admin />}
         {screen === 'audit' && (roles.admin ? <Audit /> : <p class="page-message">The audit log is for admins.</p>)}
         {screen === 'points' && (roles.admin ? <PointsAdmin /> : <p class="page-message">Activity points settings are for admins.</p>)}
