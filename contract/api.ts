@@ -16,6 +16,7 @@ import { DOOR_CALLS } from './door.ts'
 import { AROUND_CALLS } from './around.ts'
 import { PAYMENT_CALLS } from './payments.ts'
 import { PAYMENT_ADMIN_CALLS } from './payment-admin.ts'
+import { DESK_RECEIPT_CALLS, PAYMENT_ORG_CALLS } from './payments-org.ts'
 import { OPS_CALLS } from './ops.ts'
 import { POINTS_CALLS } from './points.ts'
 import { TRANSFER_CALLS } from './transfer.ts'
@@ -346,6 +347,8 @@ export const CALLS = {
   ...AROUND_CALLS,
   ...PAYMENT_CALLS,
   ...PAYMENT_ADMIN_CALLS,
+  ...PAYMENT_ORG_CALLS,
+  ...DESK_RECEIPT_CALLS,
   ...OPS_CALLS,
   ...POINTS_CALLS,
   ...TRANSFER_CALLS,

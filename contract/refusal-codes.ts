@@ -53,6 +53,10 @@ export const REFUSAL_CODES = [
   'ALREADY_CANCELLED',
   'REFUND_CLOSED',
   'WEBHOOK_MISMATCH',
+  // The console's payments and the desk (issue 35 items 3, 4).
+  'PAYMENT_NOT_CONFIRMABLE',
+  'STATEMENT_UNREADABLE',
+  'DESK_KEY_REUSED',
   'INVITE_CODES_EXHAUSTED',
   // A valid token of a user who no longer exists: the same answer as any invalid token.
   'INVALID_TOKEN',

@@ -61,3 +61,9 @@ export type EventPointsRow = z.output<typeof points.eventPointsRow>
 export type PointsStudent = z.output<typeof points.studentRow>
 export type DoorDay = z.output<typeof door.doorDay>
 export type DoorAdmission = z.output<typeof door.doorAdmission>
+
+import type * as paymentsOrg from './payments-org.ts'
+/** The console's payments and the desk (issue 35 items 3, 4, 6). */
+export type OrgPayment = z.output<typeof paymentsOrg.orgPayment>
+export type PaymentTotals = z.output<typeof paymentsOrg.paymentTotals>
+export type DeskStudent = z.output<typeof paymentsOrg.deskStudent>

@@ -36,6 +36,8 @@ import { control } from './plugins/control.ts'
 import { payments } from './plugins/payments.ts'
 import { paymentAdminRoutes } from './routes/payment-admin.ts'
 import { paymentRoutes, razorpayWebhookRoutes } from './routes/payments.ts'
+import { paymentsOrgRoutes } from './routes/payments-org.ts'
+import { deskRoutes } from './routes/desk.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/around.ts'
 import doorRoutes from './routes/door.ts'
@@ -202,6 +204,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(pointsRoutes, { config })
         await signedIn.register(paymentRoutes)
         await signedIn.register(paymentAdminRoutes)
+        await signedIn.register(paymentsOrgRoutes, { config })
+        await signedIn.register(deskRoutes)
       })
       await api.register(aroundPublicRoutes)
       await api.register(razorpayWebhookRoutes)

@@ -2,13 +2,13 @@
 // number of queries per call, whatever the number of events (the list is two queries, a detail four at most),
 // and the student's writes on an event other than the ticket claim (claims.ts). Each write that can race is one
 // conditional statement; the reads after a refused write only choose the refusal, never whether it happens.
-import { and, asc, eq, exists, inArray, isNotNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
 import type { EventDetail, EventsByState, EventSummary, MyEvent, Organizer, Question, Schedule } from '../../contract/types.ts'
 import { EVENT_STATES, type AnyEventState, type EventState } from '../../contract/constants.ts'
 import { newTicketCode } from './claims.ts'
-import { participantPaymentOf, paymentSettingsOf, paymentsRepository } from './payments.ts'
+import { participantPaymentOf, paymentSettingsOf, paymentsRepository, receiptNumber } from './payments.ts'
 import type { Db } from './index.ts'
-import { councils, events, participants, teams } from './schema.ts'
+import { councils, events, participants, payments as paymentRows, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
 import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
@@ -235,14 +235,20 @@ export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
       const mine = await participationsOf(db, userId)
       if (mine.length === 0) return []
       const ids = mine.map((p) => p.eventId)
-      const [rows, children] = await Promise.all([
+      const [rows, children, paid] = await Promise.all([
         db
           .select({ event: events, organizer: organizerColumns })
           .from(events)
           .innerJoin(councils, eq(councils.id, events.organizerId))
           .where(and(inArray(events.id, ids), published)),
         childrenOf(db, ids),
+        // The receipts of the student's paid places (issue 35): My Events links each one's PDF.
+        db
+          .select({ eventId: paymentRows.eventId, receiptNo: paymentRows.receiptNo })
+          .from(paymentRows)
+          .where(and(eq(paymentRows.userId, userId), eq(paymentRows.status, 'PAID'), isNull(paymentRows.doubleOf), isNotNull(paymentRows.receiptNo))),
       ])
+      const receipts = new Map(paid.map((r) => [r.eventId, receiptNumber(r.receiptNo!)]))
       const byId = new Map(rows.map((r) => [r.event.id, r]))
       return mine.flatMap((p) => {
         const row = byId.get(p.eventId)
@@ -251,7 +257,9 @@ export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
           ...eventFields(row.event as PublishedRow, row.organizer, children.get(p.eventId) ?? []),
           Participant: { ticket_collected: p.ticket_collected, team: p.team },
         }
-        return [{ id: p.id, ticket_collected: p.ticket_collected, team: p.team, event, checked_in_at: iso(p.checkedInAt) }]
+        return [
+          { id: p.id, ticket_collected: p.ticket_collected, team: p.team, event, checked_in_at: iso(p.checkedInAt), receipt: receipts.get(p.eventId) ?? null },
+        ]
       })
     },
 

@@ -28,6 +28,9 @@ export type Refusal =
   | 'notPaidEvent'
   | 'alreadyCancelled'
   | 'webhookMismatch'
+  // The console's payments and the desk (server/db/payments-org.ts, server/db/desk.ts)
+  | 'notConfirmable'
+  | 'deskKeyReused'
   | 'registrationNotOpen'
   | 'teamEvent'
   | 'alreadyRegistered'

@@ -231,6 +231,12 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
   notPaidEvent: { status: 409, code: 'NOT_PAID_EVENT', message: 'This event has no fee: there is nothing to refund.' },
   alreadyCancelled: { status: 409, code: 'ALREADY_CANCELLED', message: 'This event is already cancelled: its payments are being refunded.' },
   webhookMismatch: { status: 400, code: 'WEBHOOK_MISMATCH', message: 'The webhook does not match the order it names.' },
+  notConfirmable: {
+    status: 409,
+    code: 'PAYMENT_NOT_CONFIRMABLE',
+    message: 'This payment has no UTR waiting for confirmation: only a UPI payment with a UTR given can be confirmed or sent back.',
+  },
+  deskKeyReused: { status: 409, code: 'DESK_KEY_REUSED', message: 'This desk payment’s key was already used for another student: start a new payment.' },
   // Five taken codes in a row: a passing condition, worth a retry, not the student's mistake.
   codesExhausted: { status: 503, code: 'INVITE_CODES_EXHAUSTED', message: TEAM_MESSAGES.codesExhausted },
   // A valid token of a user who no longer exists is as good as no token.

@@ -11,6 +11,8 @@ export const feedsApi = {
   calendarFeed: (rotate = false) => (client.request as Post)('/user/p/calendar', { rotate }).then((d) => d.url),
   /** The certificate PDF of a completed event the student was checked in at. */
   certificate: async (eventId: number) => (await authorizedFetch(`/event/p/certificate/${eventId}`)).blob(),
+  /** A paid place's receipt PDF, by its number (R-001001, issue 35). */
+  receipt: async (receipt: string) => (await authorizedFetch(`/payments/p/receipt/${encodeURIComponent(receipt)}`)).blob(),
 }
 
 export type FeedsApi = typeof feedsApi

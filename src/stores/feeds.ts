@@ -41,6 +41,8 @@ export const FeedsModel = createModel((deps: FeedsApi) => {
     load,
     /** The certificate PDF of an event; rejects with the server's message (e.g. not checked in). */
     certificate: (eventId: number) => deps.certificate(eventId),
+    /** A paid place's receipt PDF (issue 35). */
+    receipt: (receipt: string) => deps.receipt(receipt),
   }
 })
 

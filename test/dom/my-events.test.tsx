@@ -48,6 +48,22 @@ describe('my events', () => {
     expect(buttons[0].closest('li')!.textContent).toContain('RoboWars')
   })
 
+  it('offers the receipt of a paid place, and only there (issue 35)', async () => {
+    const paid = summary({ id: 96, name: 'Paid workshop', state: 'TICKET_OPEN' })
+    const free = summary({ id: 97, name: 'Free talk', state: 'TICKET_OPEN' })
+    const root = open({
+      events: [],
+      my: [
+        { id: 6, ticket_collected: true, team: null, event: paid, checked_in_at: null, receipt: 'R-001001' },
+        { id: 7, ticket_collected: true, team: null, event: free, checked_in_at: null, receipt: null },
+      ],
+    })
+    await waitFor(() => getByText(root, 'Paid workshop', 'h3'))
+    const buttons = [...root.querySelectorAll('main button')]
+    expect(buttons.map((b) => b.textContent)).toEqual(['Receipt'])
+    expect(buttons[0].closest('li')!.textContent).toContain('Paid workshop')
+  })
+
   it('shows an empty state with a way to Home', async () => {
     const root = open({ events: [], my: [] })
     await waitFor(() => getByText(root, /You have not registered for any events yet/, 'p'))

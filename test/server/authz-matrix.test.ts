@@ -409,6 +409,10 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
           ['POST /org/p/points/settings/save', '/api/v1/org/p/points/settings/save', () => ({ target: 1 })],
           ['POST /org/p/points/student', '/api/v1/org/p/points/student', () => ({ email: 'student1@example.edu', lateral_entry: true })],
           ['POST /org/p/points/below-target', '/api/v1/org/p/points/below-target', () => ({})],
+          // The console's payments (issue 35): an event's organisers' and admins' (test/server/payments-org.test.ts walks them).
+          ['POST /org/p/event/payments', '/api/v1/org/p/event/payments', (w: World) => ({ event_id: w.tickets })],
+          ['POST /org/p/event/payment/confirm', '/api/v1/org/p/event/payment/confirm', (w: World) => ({ event_id: w.tickets, payment_id: 1 })],
+          ['POST /org/p/event/payment/reject', '/api/v1/org/p/event/payment/reject', (w: World) => ({ event_id: w.tickets, payment_id: 1 })],
         ] as const
       ).map(([name, url, body]) => [
         name,
@@ -565,6 +569,42 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       url: (w) => `/api/v1/event/p/certificate/${w.tickets}`,
       body: () => undefined,
       expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Certificates are ready once the event is completed.' }),
+    },
+    // The desk at the door (issue 35): the door's people only (test/server/payments-org.test.ts walks them).
+    ...Object.fromEntries(
+      (
+        [
+          ['POST /door/p/desk/find', '/api/v1/door/p/desk/find', (w: World) => ({ event_id: w.tickets, query: 'student1@example.edu' })],
+          [
+            'POST /door/p/desk/pay',
+            '/api/v1/door/p/desk/pay',
+            (w: World) => ({ event_id: w.tickets, user_id: w.users.member.id, method: 'CASH', key: 'matrix-key-1' }),
+          ],
+          ['POST /door/p/desk/totals', '/api/v1/door/p/desk/totals', (w: World) => ({ event_id: w.tickets })],
+        ] as const
+      ).map(([name, url, body]) => [
+        name,
+        {
+          url: () => url,
+          body: (w: World) => body(w),
+          expect: (role: Role) =>
+            role === 'signedOut'
+              ? { status: 401 }
+              : { status: 403, message: 'Only the door team of this event, its council’s organisers and admins can check tickets here.' },
+        } satisfies Row,
+      ]),
+    ),
+    'GET /payments/p/receipt/{a receipt of nobody here}': {
+      method: 'GET',
+      url: () => '/api/v1/payments/p/receipt/R-001001',
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 404, message: 'Payment not found.' }),
+    },
+    'GET /org/p/event/{id}/payments.csv (students are not organisers)': {
+      method: 'GET',
+      url: (w) => `/api/v1/org/p/event/${w.tickets}/payments.csv`,
+      body: () => undefined,
+      expect: (role) => (role === 'signedOut' ? { status: 401 } : { status: 403, message: 'Only organisers of this event’s council can do this.' }),
     },
     'GET /verify/{unknown code}': {
       method: 'GET',

@@ -293,6 +293,10 @@ describe(`fuzz over every call on ${KIND}`, () => {
       lateral_entry_target: () => (r.chance(0.6) ? r.pick([75, 0, 80]) : anyValue()),
       lateral_entry: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
       remove: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
+      // The console's payments and the desk (issue 35).
+      payment_id: () => (r.chance(0.6) ? 1 + r.int(20) : anyValue()),
+      query: () => (r.chance(0.6) ? r.pick(['fuzz1@example.edu', '16010122001', '4006381333931234', ' ']) : anyValue()),
+      key: () => (r.chance(0.6) ? `fuzz-key-${r.int(1000)}` : anyValue()),
       // Re-entry (issue 25 item 3) on the console's save.
       reentry: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
     }

@@ -44,3 +44,8 @@ export function DownloadButton({ download, filename, class: className = 'button'
 export const CertificateButton = (props: DownloadButtonProps) => (
   <DownloadButton {...props} label="Download certificate" busyLabel="Preparing certificate…" failed="Could not download the certificate. Please try again." />
 )
+
+/** "Receipt" (issue 35): a paid place's receipt PDF. */
+export const ReceiptButton = (props: DownloadButtonProps) => (
+  <DownloadButton {...props} label="Receipt" busyLabel="Preparing receipt…" failed="Could not download the receipt. Please try again." />
+)

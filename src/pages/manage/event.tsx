@@ -150,6 +150,7 @@ export default function EventPage({ id }: { id: number }) {
         <p class="m-actions">
           <a href={`/manage/event/${id}/edit`}>Edit</a>
           <a href={`/manage/event/${id}/participants`}>Participants</a>
+          {event.fee > 0 && <a href={`/manage/event/${id}/payments`}>Payments</a>}
           {event.state !== 'DRAFT' && <StudentView id={id} />}
         </p>
       </div>

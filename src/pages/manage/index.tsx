@@ -12,6 +12,7 @@ const EventPage = lazy(() => import('./event.tsx'))
 const Editor = lazy(() => import('./editor.tsx'))
 const Participants = lazy(() => import('./participants.tsx'))
 const Admin = lazy(() => import('./admin.tsx'))
+const Payments = lazy(() => import('./payments.tsx'))
 const Audit = lazy(() => import('./audit.tsx'))
 const PointsAdmin = lazy(() => import('./points-admin.tsx'))
 
@@ -24,6 +25,7 @@ const ofEvent =
 const EventRoute = ofEvent(EventPage)
 const EditRoute = ofEvent(Editor)
 const ParticipantsRoute = ofEvent(Participants)
+const PaymentsRoute = ofEvent(Payments)
 
 const AdminsOnly = ({ message }: { message: string }) => <p class="page-message">{message}</p>
 
@@ -71,6 +73,7 @@ export default function Manage() {
           <Route path="/event/:id" component={EventRoute} />
           <Route path="/event/:id/edit" component={EditRoute} />
           <Route path="/event/:id/participants" component={ParticipantsRoute} />
+          <Route path="/event/:id/payments" component={PaymentsRoute} />
           <Route path="/admin" component={Admin} />
           <Route path="/audit" component={roles.admin ? Audit : AdminsOnly} message="The audit log is for admins." />
           <Route path="/points" component={roles.admin ? PointsAdmin : AdminsOnly} message="Activity points settings are for admins." />

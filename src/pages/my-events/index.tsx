@@ -7,7 +7,7 @@ import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
 import { myEvents } from '../../stores/my-events.ts'
-import { CertificateButton } from '../../components/download-button/index.tsx'
+import { CertificateButton, ReceiptButton } from '../../components/download-button/index.tsx'
 import { feeds } from '../../stores/feeds.ts'
 
 export default function MyEvents() {
@@ -43,6 +43,9 @@ export default function MyEvents() {
                 href={item.ticket_collected ? `/ticket/${item.event.id}` : eventHref(item.event)}
                 eager={i < 2}
               />
+              {item.receipt && (
+                <ReceiptButton class="button button-secondary" download={() => feeds.receipt(item.receipt!)} filename={`receipt-${item.receipt}.pdf`} />
+              )}
               {item.event.state === 'COMPLETED' && item.checked_in_at && (
                 <CertificateButton
                   class="button button-secondary"
