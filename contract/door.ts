@@ -201,6 +201,8 @@ export const doorEvent = doc(
     reentry: z.optional(z.boolean()),
     /** Beyond API.md (issue 25 item 3): the event's days, with who came on each. */
     days: z.optional(z.array(doorDay)),
+    /** Beyond API.md (issue 35): the fee in paise, said where the desk takes it (`/door/p/desk/*`). */
+    desk_fee: z.optional(z.int()),
   }),
   { id: 'DoorEvent', description: '`checked_in`: tickets checked in on any day.' },
 )

@@ -1,6 +1,7 @@
 // The app's frame: an error boundary around the LocationProvider, the layout and the Router (the screens of src/routes.ts).
 import { Component, type ComponentChildren } from 'preact'
 import { LocationProvider, Route, Router } from 'preact-iso'
+import { Problem } from './components/problem/index.tsx'
 import { Layout } from './pages/shell/layout.tsx'
 import { Toaster } from './components/toast/index.tsx'
 import { OfflineNotice } from './pages/shell/offline-notice.tsx'
@@ -26,15 +27,7 @@ class ErrorBoundary extends Component<{ children: ComponentChildren }, { failed:
   }
   render() {
     if (!this.state.failed) return this.props.children
-    return (
-      <div class="page-message" role="alert">
-        <h1>Something went wrong</h1>
-        <p>Please reload the app.</p>
-        <button type="button" class="button" onClick={() => location.reload()}>
-          Reload
-        </button>
-      </div>
-    )
+    return <Problem title="Something went wrong" text="Please reload the app." label="Reload" onRetry={() => location.reload()} />
   }
 }
 

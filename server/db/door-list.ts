@@ -24,6 +24,8 @@ export function doorListRepository(db: Db) {
           // `${participants.eventId} = ${events.id}` compared a participant's event with its own id (issue 22 item 3).
           checked_in: sql<number>`(SELECT count(*)::int FROM participants p WHERE p.event_id = "events"."id" AND p.checked_in_at IS NOT NULL)`,
           reentry: events.reentry,
+          fee: events.fee,
+          methods: events.paymentMethods,
         })
         .from(events)
         .where(and(inArray(events.state, [...DOOR_STATES]), mayDoor(userId)))
@@ -33,9 +35,17 @@ export function doorListRepository(db: Db) {
         rows.map((r) => r.id),
       )
       // Said only where they matter, so a single-day event without re-entry reads as before.
-      return rows.map(({ reentry, ...r }) => {
+      return rows.map(({ reentry, fee, methods, ...r }) => {
         const its = days.get(r.id) ?? []
-        return { ...r, checked_in: Number(r.checked_in), ...(its.length > 1 ? { days: its } : {}), ...(reentry ? { reentry } : {}) }
+        // The payment desk (issue 35) where the event takes its fee at the door: the fee in paise.
+        const desk = fee > 0 && methods.includes('DESK')
+        return {
+          ...r,
+          checked_in: Number(r.checked_in),
+          ...(its.length > 1 ? { days: its } : {}),
+          ...(reentry ? { reentry } : {}),
+          ...(desk ? { desk_fee: fee * 100 } : {}),
+        }
       })
     },
 

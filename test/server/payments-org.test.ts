@@ -372,6 +372,12 @@ describe.each(DB_KINDS)('the console’s payments on %s', (kind) => {
     const [a, b] = students
     const volunteer = await t.student()
     await t.database.db.insert(schema.eventStaff).values({ eventId, userId: volunteer.id })
+    // The door's list says the desk takes the fee here (the door shows its Payment desk), and not once DESK is dropped.
+    const doorEvents = async () =>
+      (
+        await t.app.inject({ method: 'POST', url: '/api/v1/door/p/events', headers: { 'content-type': 'application/json', ...volunteer.auth }, payload: '{}' })
+      ).json().events as { id: number; desk_fee?: number }[]
+    expect((await doorEvents()).find((e) => e.id === eventId)).toMatchObject({ desk_fee: 30_000 })
     expect((await post(t, 'claim-ticket', { event_id: eventId }, a.auth)).body.result).toBe('PAYMENT_PENDING')
     expect(await door('pay', { event_id: eventId, user_id: b.id, method: 'CASH', key: 'sold-out-key-1' }, volunteer)).toMatchObject({
       status: 409,
@@ -385,6 +391,7 @@ describe.each(DB_KINDS)('the console’s payments on %s', (kind) => {
       status: 403,
       body: { code: 'METHOD_NOT_OFFERED' },
     })
+    expect((await doorEvents()).find((e) => e.id === eventId)).not.toHaveProperty('desk_fee')
   })
 
   it('a receipt PDF for a paid payment: its student and the event’s organisers, no one else; My Events’ link is the receipt number', async () => {

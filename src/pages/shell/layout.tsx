@@ -6,6 +6,7 @@ import { useEffect } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { session } from '../../stores/session.ts'
 import { PageSpinner } from '../../components/spinner/index.tsx'
+import { Problem } from '../../components/problem/index.tsx'
 
 const icon = (d: string) => (
   <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
@@ -85,15 +86,7 @@ export function Layout({ isBare, children }: LayoutProps) {
   if (bare) return <>{children}</>
 
   if (status === 'error') {
-    return (
-      <main class="page-message" role="alert">
-        <h1>Could not load your account</h1>
-        <p>{session.error.value}</p>
-        <button type="button" class="button" onClick={() => session.load()}>
-          Try again
-        </button>
-      </main>
-    )
+    return <Problem title="Could not load your account" text={session.error.value} onRetry={() => session.load()} />
   }
   // Until the user and events are in (and while a redirect is under way) the screen would only flash.
   if (status !== 'ready' || needsOnboarding) return <PageSpinner />
