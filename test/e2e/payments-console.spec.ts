@@ -2,8 +2,9 @@
 // holds a place at the demo's paid event (₹99), pays the council's UPI id and enters the UTR; the council's treasurer
 // opens the console's payments, uploads the bank statement's CSV and sees it confirmed; the student's My Events
 // offers the receipt. Then the desk takes another student's fee in cash and admits them at once, and its totals say
-// who holds the cash.
-import { expect, test } from '@playwright/test'
+// who holds the cash. axe finds no serious violation on the payments screen, light and dark.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
 import { cli, moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { mustCall, newStudent, signIn, type Student } from './support/students.ts'
@@ -38,6 +39,19 @@ test.afterAll(async () => {
 
 test.setTimeout(120_000)
 
+/** axe finds no serious or critical violation, light and dark (as console.spec.ts checks the console's screens). */
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    await page.waitForTimeout(200)
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+    expect(bad, `${screen} (${colorScheme})`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
 test('a UTR entered by the student is confirmed by the bank statement’s import; My Events offers the receipt', async ({ page }) => {
   await signIn(page, server.url, asha)
   await page.goto(`${server.url}/event-details/${eventId}`)
@@ -62,6 +76,7 @@ test('a UTR entered by the student is confirmed by the bank statement’s import
   await expect(page.getByText('Line 4 (499999999999): no payment with this UTR')).toBeVisible()
   await expect(row).toContainText(/PAID.*R-\d{6}/)
   await expect(page.getByText(/The money adds up/)).toBeVisible()
+  await expectNoSeriousViolations(page, 'the console’s payments')
 
   await signIn(page, server.url, asha)
   await page.goto(`${server.url}/profile/myevents`)
