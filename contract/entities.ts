@@ -243,7 +243,7 @@ export const myEvent = z.object({
   event: eventSummary,
   /** When the door scanned the student in (null until then): My Events offers the certificate of a completed event. */
   checked_in_at: dateTime,
-  /** A paid event's receipt number (R-001001, issue 35) while its payment is PAID: My Events links the receipt PDF. */
+  /** A paid event's receipt number (R-001001, issue 35) while its payment is PAID, absent otherwise: My Events links the receipt PDF. */
   receipt: z.optional(z.nullable(z.string())),
 })
 

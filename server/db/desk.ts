@@ -56,7 +56,10 @@ export function deskRepository(db: Db) {
   }
 
   return {
-    /** Students matching a ticket code, an e-mail or a student ID, with their place at the event and what they owe. */
+    /**
+     * The event's students (registered, or with a payment there) matching a ticket code, an e-mail or a student ID,
+     * with their place and what they owe; nobody else is shown to the desk.
+     */
     async find(userId: number, eventId: number, query: string): Promise<Outcome<DeskStudent[]>> {
       const denied = await doorAccess(db, userId, eventId)
       if (denied) return refused(denied)
@@ -78,7 +81,7 @@ export function deskRepository(db: Db) {
             LEFT JOIN LATERAL (
               SELECT id, status, amount, method FROM payments WHERE event_id = e.id AND user_id = u.id AND double_of IS NULL
                 ORDER BY (status IN ${LIVE}) DESC, id DESC LIMIT 1) y ON true
-            WHERE ${where}
+            WHERE ${where} AND (p.id IS NOT NULL OR y.id IS NOT NULL)
             ORDER BY u.id LIMIT 10`),
       ) as Record<string, unknown>[]
       return done(

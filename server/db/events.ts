@@ -258,7 +258,14 @@ export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
           Participant: { ticket_collected: p.ticket_collected, team: p.team },
         }
         return [
-          { id: p.id, ticket_collected: p.ticket_collected, team: p.team, event, checked_in_at: iso(p.checkedInAt), receipt: receipts.get(p.eventId) ?? null },
+          {
+            id: p.id,
+            ticket_collected: p.ticket_collected,
+            team: p.team,
+            event,
+            checked_in_at: iso(p.checkedInAt),
+            ...(receipts.has(p.eventId) && { receipt: receipts.get(p.eventId) }),
+          },
         ]
       })
     },

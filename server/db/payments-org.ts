@@ -241,6 +241,23 @@ export function paymentsOrgRepository(db: Db) {
     },
 
     /**
+     * The UTRs of a statement that may confirm something at the event: those of its payments, and those the ledger
+     * holds (answered ALREADY_CONFIRMED). Read once for the whole file, so a statement of thousands of other credits
+     * costs one query, not a transaction a row; each candidate is still decided in its own transaction.
+     */
+    async statementCandidates(eventId: number, utrs: string[]): Promise<Set<string>> {
+      if (utrs.length === 0) return new Set()
+      const list = `{${[...new Set(utrs)].join(',')}}`
+      const rows = rowsOf(
+        await db.execute(sql`
+          SELECT utr FROM payments WHERE event_id = ${eventId} AND utr = ANY(${list}::text[])
+          UNION SELECT substr(gateway_ref, 5) FROM payment_ledger
+            WHERE kind = 'CAPTURE' AND gateway_ref = ANY(SELECT 'utr:' || u FROM unnest(${list}::text[]) u)`),
+      ) as { utr: string }[]
+      return new Set(rows.map((r) => String(r.utr)))
+    },
+
+    /**
      * One statement row: the event's payment with this UTR, confirmed when the amount is exactly its own. Each row in
      * a transaction of its own (one row's refusal leaves the others); a row confirmed before changes nothing.
      */

@@ -39,6 +39,9 @@ const AMOUNT_HEADERS = [
   'transaction amount',
 ]
 
+/** A column saying which way the money went, where one amount column holds both (ICICI's "Cr/Dr"). */
+const DIRECTION_HEADERS = ['cr dr', 'dr cr', 'type', 'transaction type', 'txn type', 'debit credit']
+
 const MAX_ROWS = 20_000
 
 /** The cells of a CSV (RFC 4180: quotes, doubled quotes, CRLF or LF, commas inside quotes), line numbers kept. */
@@ -119,11 +122,12 @@ export function readStatement(bytes: Buffer): StatementRow[] {
   let head = -1
   let utrAt = -1
   let amountAt = -1
+  let directionAt = -1
   for (let i = 0; i < Math.min(rows.length, 30) && head < 0; i++) {
     const names = rows[i].cells.map(norm)
     const u = columnOf(names, UTR_HEADERS) >= 0 ? columnOf(names, UTR_HEADERS) : columnOf(names, REF_HEADERS)
     const a = columnOf(names, AMOUNT_HEADERS)
-    if (u >= 0 && a >= 0) [head, utrAt, amountAt] = [i, u, a]
+    if (u >= 0 && a >= 0) [head, utrAt, amountAt, directionAt] = [i, u, a, columnOf(names, DIRECTION_HEADERS)]
   }
   if (head < 0)
     throw new StatementError(
@@ -136,8 +140,9 @@ export function readStatement(bytes: Buffer): StatementRow[] {
     const utr = /(?<!\d)0*(\d{12})(?!\d)/.exec(cells[utrAt] ?? '')?.[1] ?? null
     const raw = (cells[amountAt] ?? '').trim()
     const amount = raw === '' ? null : paiseOf(raw)
-    const problem = !utr ? 'NO_UTR' : raw === '' || amount === 0 ? 'NOT_A_CREDIT' : amount === null ? 'BAD_AMOUNT' : null
-    out.push({ line, utr, amount: amount || null, problem })
+    const debit = directionAt >= 0 && /^\s*(dr|debit|d)\b/i.test(cells[directionAt] ?? '')
+    const problem = !utr ? 'NO_UTR' : raw === '' || amount === 0 || debit ? 'NOT_A_CREDIT' : amount === null ? 'BAD_AMOUNT' : null
+    out.push({ line, utr, amount: debit ? null : amount || null, problem })
   }
   if (out.length === 0) throw new StatementError('The statement has a header row but no transactions below it.')
   return out

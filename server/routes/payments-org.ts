@@ -170,9 +170,19 @@ const statementRoute: FastifyPluginAsyncZod = async (upload) => {
       }
       const confirmed: { line: number; utr: string; amount: number; payment_id: number; result: 'paid' | 'refunding' }[] = []
       const unmatched: { line: number; utr: string | null; amount: number | null; reason: (typeof STATEMENT_REASONS)[number] }[] = []
+      // One query for the whole file: a row whose UTR no payment of the event and no confirmation has is NO_PAYMENT
+      // without a transaction of its own (a statement is mostly other credits).
+      const candidates = await repo.statementCandidates(
+        event.id,
+        rows.flatMap((r) => (r.problem === null && r.utr ? [r.utr] : [])),
+      )
       for (const row of rows) {
         if (row.problem || row.utr === null || row.amount === null) {
           unmatched.push({ line: row.line, utr: row.utr, amount: row.amount, reason: row.problem ?? 'BAD_AMOUNT' })
+          continue
+        }
+        if (!candidates.has(row.utr)) {
+          unmatched.push({ line: row.line, utr: row.utr, amount: row.amount, reason: 'NO_PAYMENT' })
           continue
         }
         const match = await repo.matchStatementRow(request.userId, event.id, row.utr, row.amount)

@@ -55,6 +55,12 @@ describe('readStatement', () => {
       { line: 5, utr: '412345678903', amount: null, problem: 'BAD_AMOUNT' },
     ])
   })
+  it('takes a row of one amount column as a debit where its Cr/Dr column says so', () => {
+    expect(read('Transaction ID,Transaction Amount,Cr/Dr\n412345678901,300,CR\n412345678902,300,DR\n')).toEqual([
+      { line: 2, utr: '412345678901', amount: 30_000, problem: null },
+      { line: 3, utr: '412345678902', amount: null, problem: 'NOT_A_CREDIT' },
+    ])
+  })
   it.each([
     ['Date,Narration\n1,2\n', /No header row/],
     ['UTR,Amount\n\n', /no transactions/],

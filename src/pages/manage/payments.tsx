@@ -2,7 +2,6 @@
 // they add up), the bank statement's import with what it matched, the CSV, and every payment with Confirm and Send
 // back for a UPI payment awaiting confirmation. The server checks every call again (403).
 import { useEffect, useState } from 'preact/hooks'
-import { rupees } from '../../../contract/payment-rules.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
@@ -18,6 +17,10 @@ const REASONS: Record<string, string> = {
   ALREADY_CONFIRMED: 'already confirmed',
   NOT_CONFIRMABLE: 'paid another way',
 }
+
+/** ₹1,250.50: paise as the treasurer reads them (its own few lines: importing the student pay step's helper put
+ * contract/payment-rules.ts in a chunk of its own, which every student's total counted). */
+const rupees = (paise: number) => `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: paise % 100 ? 2 : 0, maximumFractionDigits: 2 })}`
 
 const toast = (words: string | null, done: string) => showToast(words ?? done, words ? 'error' : 'info')
 

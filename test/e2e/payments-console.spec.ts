@@ -1,0 +1,100 @@
+// Issue 35's UPI-direct payment and the desk, walked through the real server and the built app on a phone: a student
+// holds a place at the demo's paid event (₹99), pays the council's UPI id and enters the UTR; the council's treasurer
+// opens the console's payments, uploads the bank statement's CSV and sees it confirmed; the student's My Events
+// offers the receipt. Then the desk takes another student's fee in cash and admits them at once, and its totals say
+// who holds the cash. axe finds no serious violation on the payments screen, light and dark.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { cli, moveEvents, query } from './support/operator.ts'
+import { startServer, type RunningServer } from './support/server.ts'
+import { mustCall, newStudent, signIn, type Student } from './support/students.ts'
+
+test.describe.configure({ mode: 'serial' })
+
+let server: RunningServer
+let asha: Student
+let ravi: Student
+let treasurer: Student
+let eventId: number
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000) // two server starts on a shared, loaded machine
+  server = await startServer()
+  asha = await newStudent(server.url, 'Asha Rao')
+  ravi = await newStudent(server.url, 'Ravi Kumar')
+  treasurer = await newStudent(server.url, 'Tara Treasurer')
+  server = await moveEvents(server, [], async (dir) => {
+    const [row] = await query(dir, `SELECT id, organizer_id FROM events WHERE slug = 'standup-comedy-night'`)
+    eventId = Number(row.id)
+    for (const s of [asha, ravi]) await query(dir, `INSERT INTO participants (event_id, user_id) VALUES (${eventId}, ${s.id}) ON CONFLICT DO NOTHING`)
+    await query(dir, `UPDATE events SET ticket_count = tickets_sold + 5, payment_methods = '["UPI","DESK"]'::jsonb WHERE id = ${eventId}`)
+    await query(dir, `UPDATE councils SET upi_vpa = 'treasurer@okaxis', upi_name = 'CSI KJSCE' WHERE id = ${Number(row.organizer_id)}`)
+    await cli(dir, ['role:grant', treasurer.email, 'organizer', String(Number(row.organizer_id))])
+  })
+})
+
+test.afterAll(async () => {
+  await server?.stop()
+})
+
+test.setTimeout(120_000)
+
+/** axe finds no serious or critical violation, light and dark (as console.spec.ts checks the console's screens). */
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    await page.waitForTimeout(200)
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+    expect(bad, `${screen} (${colorScheme})`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+test('a UTR entered by the student is confirmed by the bank statement’s import; My Events offers the receipt', async ({ page }) => {
+  await signIn(page, server.url, asha)
+  await page.goto(`${server.url}/event-details/${eventId}`)
+  await page.getByRole('button', { name: 'RSVP for this event' }).click()
+  const pay = page.getByRole('region', { name: /^Pay ₹99 by / })
+  await pay.getByRole('button', { name: 'Pay by UPI to the council' }).click()
+  await pay.getByLabel('UTR').fill('412345678901')
+  await pay.getByRole('button', { name: 'I have paid' }).click()
+  await expect(page.getByText(/the council confirms it by its UTR/)).toBeVisible()
+
+  await signIn(page, server.url, treasurer)
+  await page.goto(`${server.url}/manage/event/${eventId}/payments`)
+  const row = page.getByRole('row', { name: /Asha Rao/ })
+  await expect(row).toContainText('AWAITING CONFIRMATION')
+  await page.getByLabel(/The statement’s CSV/).setInputFiles({
+    name: 'statement.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('Statement of account,,\nTxn Date,UPI Ref No,Credit\n27-11-2026,412345678901,99.00\n27-11-2026,499999999999,50\n'),
+  })
+  await page.getByRole('button', { name: 'Import' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'confirmed' })).toContainText('1 confirmed, 1 not matched')
+  await expect(page.getByText('Line 4 (499999999999): no payment with this UTR')).toBeVisible()
+  await expect(row).toContainText(/PAID.*R-\d{6}/)
+  await expect(page.getByText(/The money adds up/)).toBeVisible()
+  await expectNoSeriousViolations(page, 'the console’s payments')
+
+  await signIn(page, server.url, asha)
+  await page.goto(`${server.url}/profile/myevents`)
+  await expect(page.getByRole('button', { name: 'Receipt' })).toBeVisible()
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Receipt' }).click()
+  expect((await download).suggestedFilename()).toMatch(/^receipt-R-\d{6}\.pdf$/)
+})
+
+test('the desk takes a registered student’s fee in cash and admits them at once; its totals name who holds the cash', async () => {
+  const found = await mustCall(server.url, treasurer.accessToken, '/door/p/desk/find', { event_id: eventId, query: ravi.email })
+  expect(found.students).toMatchObject([{ user_id: ravi.id, registered: true, owes: 9_900 }])
+  const body = { event_id: eventId, user_id: ravi.id, method: 'CASH', key: 'e2e-desk-ravi-1' }
+  const paid = await mustCall(server.url, treasurer.accessToken, '/door/p/desk/pay', body)
+  expect(paid).toMatchObject({ admitted: true, amount: 9_900, ticket_code: expect.stringMatching(/^\d{16}$/) })
+  // The volunteer's phone sends it again (its answer was lost): the same answer, no second payment.
+  expect(await mustCall(server.url, treasurer.accessToken, '/door/p/desk/pay', body)).toMatchObject({ ticket_code: paid.ticket_code, receipt: paid.receipt })
+  const totals = await mustCall(server.url, treasurer.accessToken, '/door/p/desk/totals', { event_id: eventId })
+  expect(totals.total).toEqual({ CASH: 9_900, UPI: 0, count: 1 })
+  expect(totals.volunteers).toEqual([{ user_id: treasurer.id, name: 'Tara Treasurer', CASH: 9_900, UPI: 0, count: 1 }])
+})
