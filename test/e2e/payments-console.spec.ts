@@ -1,8 +1,9 @@
 // Issue 35's UPI-direct payment and the desk, walked through the real server and the built app on a phone: a student
 // holds a place at the demo's paid event (₹99), pays the council's UPI id and enters the UTR; the council's treasurer
 // opens the console's payments, uploads the bank statement's CSV and sees it confirmed; the student's My Events
-// offers the receipt. Then the desk takes another student's fee in cash and admits them at once, and its totals say
-// who holds the cash. axe finds no serious violation on the payments screen, light and dark.
+// offers the receipt. Then a door volunteer opens the payment desk at the door, takes another student's fee in cash
+// and the student is checked in at once; the desk's totals say who holds the cash. axe finds no serious violation
+// on the payments screen nor on the desk, light and dark.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { cli, moveEvents, query } from './support/operator.ts'
@@ -15,6 +16,7 @@ let server: RunningServer
 let asha: Student
 let ravi: Student
 let treasurer: Student
+let volunteer: Student
 let eventId: number
 
 test.beforeAll(async () => {
@@ -23,6 +25,7 @@ test.beforeAll(async () => {
   asha = await newStudent(server.url, 'Asha Rao')
   ravi = await newStudent(server.url, 'Ravi Kumar')
   treasurer = await newStudent(server.url, 'Tara Treasurer')
+  volunteer = await newStudent(server.url, 'Vee Volunteer')
   server = await moveEvents(server, [], async (dir) => {
     const [row] = await query(dir, `SELECT id, organizer_id FROM events WHERE slug = 'standup-comedy-night'`)
     eventId = Number(row.id)
@@ -30,6 +33,7 @@ test.beforeAll(async () => {
     await query(dir, `UPDATE events SET ticket_count = tickets_sold + 5, payment_methods = '["UPI","DESK"]'::jsonb WHERE id = ${eventId}`)
     await query(dir, `UPDATE councils SET upi_vpa = 'treasurer@okaxis', upi_name = 'CSI KJSCE' WHERE id = ${Number(row.organizer_id)}`)
     await cli(dir, ['role:grant', treasurer.email, 'organizer', String(Number(row.organizer_id))])
+    await query(dir, `INSERT INTO event_staff (event_id, user_id) VALUES (${eventId}, ${volunteer.id})`)
   })
 })
 
@@ -86,15 +90,31 @@ test('a UTR entered by the student is confirmed by the bank statement’s import
   expect((await download).suggestedFilename()).toMatch(/^receipt-R-\d{6}\.pdf$/)
 })
 
-test('the desk takes a registered student’s fee in cash and admits them at once; its totals name who holds the cash', async () => {
-  const found = await mustCall(server.url, treasurer.accessToken, '/door/p/desk/find', { event_id: eventId, query: ravi.email })
-  expect(found.students).toMatchObject([{ user_id: ravi.id, registered: true, owes: 9_900 }])
-  const body = { event_id: eventId, user_id: ravi.id, method: 'CASH', key: 'e2e-desk-ravi-1' }
-  const paid = await mustCall(server.url, treasurer.accessToken, '/door/p/desk/pay', body)
-  expect(paid).toMatchObject({ admitted: true, amount: 9_900, ticket_code: expect.stringMatching(/^\d{16}$/) })
-  // The volunteer's phone sends it again (its answer was lost): the same answer, no second payment.
-  expect(await mustCall(server.url, treasurer.accessToken, '/door/p/desk/pay', body)).toMatchObject({ ticket_code: paid.ticket_code, receipt: paid.receipt })
+test('the desk at the door: a volunteer takes a registered student’s fee in cash, the student is checked in; its totals name who holds the cash', async ({
+  page,
+}) => {
+  await signIn(page, server.url, volunteer)
+  await page.goto(`${server.url}/door`)
+  await page.getByRole('button', { name: /Stand-up Comedy Night/ }).click()
+  await page.getByRole('button', { name: 'Payment desk' }).click()
+  const desk = page.getByRole('region', { name: 'Payment desk (₹99)' })
+  await desk.getByLabel('Ticket code, e-mail or student ID').fill(ravi.email)
+  await desk.getByRole('button', { name: 'Find' }).click()
+  await expect(desk.getByText('Owes ₹99')).toBeVisible()
+  await expectNoSeriousViolations(page, 'the payment desk')
+  // Nothing is taken on the first tap: the volunteer confirms the money is in hand.
+  await desk.getByRole('button', { name: 'Cash ₹99' }).click()
+  await desk.getByRole('button', { name: 'Confirm ₹99 received in cash' }).click()
+  await expect(desk.getByRole('status')).toHaveText('Ravi Kumar: ₹99 taken: ticket issued and checked in.')
+  await expect(desk.getByText('Paid', { exact: true })).toBeVisible()
+  await expect(desk.getByText('Taken at the desk: ₹99 cash, ₹0 UPI (1)')).toBeVisible()
+  await expect(desk.getByText('Vee Volunteer: ₹99 cash, ₹0 UPI')).toBeVisible()
+
+  // The server holds it: one desk payment, Ravi's ticket checked in.
   const totals = await mustCall(server.url, treasurer.accessToken, '/door/p/desk/totals', { event_id: eventId })
   expect(totals.total).toEqual({ CASH: 9_900, UPI: 0, count: 1 })
-  expect(totals.volunteers).toEqual([{ user_id: treasurer.id, name: 'Tara Treasurer', CASH: 9_900, UPI: 0, count: 1 }])
+  expect(totals.volunteers).toEqual([{ user_id: volunteer.id, name: 'Vee Volunteer', CASH: 9_900, UPI: 0, count: 1 }])
+  const { event } = await mustCall(server.url, ravi.accessToken, `/event/p/get/${eventId}`)
+  expect(event.Participant).toMatchObject({ ticket_collected: true, payment: { status: 'PAID', method: 'DESK', amount: 9_900 } })
+  expect(event.Participant.checked_in_at).toEqual(expect.any(String))
 })
