@@ -1,8 +1,12 @@
 // The event editor's payment settings (issue 35, API.md Part 4), shown while the fee is above 0: how long a claimed
 // place is held for its payment, until how many hours before the start a paid ticket given back is refunded, and the
 // ways to pay (Razorpay is offered where the server has its keys, UPI where the council has its UPI id).
-import { PAYMENT_METHODS } from '../../../contract/payment-settings.ts'
+import type { PaymentMethod } from '../../../contract/payment-settings.ts'
 import type { Fields } from './editor-fields.tsx'
+
+// contract/payment-settings.ts's PAYMENT_METHODS, by type only: importing the value would share its module with the
+// editor's chunk and pull this chunk's code back into it.
+const METHODS: PaymentMethod[] = ['RAZORPAY', 'UPI', 'DESK']
 
 export function PaymentFields({ fields: { form, set, field } }: { fields: Fields }) {
   if (!(Number(form.fee) > 0)) return null
@@ -17,8 +21,8 @@ export function PaymentFields({ fields: { form, set, field } }: { fields: Fields
       {field(
         'methods',
         'Ways to pay',
-        <div role="group">
-          {PAYMENT_METHODS.map((m) => (
+        <div>
+          {METHODS.map((m) => (
             <label key={m} class="m-check">
               <input
                 type="checkbox"
@@ -26,7 +30,7 @@ export function PaymentFields({ fields: { form, set, field } }: { fields: Fields
                 onChange={(e) =>
                   set(
                     'methods',
-                    PAYMENT_METHODS.filter((x) => (x === m ? e.currentTarget.checked : form.methods.includes(x))),
+                    METHODS.filter((x) => (x === m ? e.currentTarget.checked : form.methods.includes(x))),
                   )
                 }
               />{' '}

@@ -6,7 +6,7 @@
 import type { RegistrationType } from '../../../contract/constants.ts'
 import { externalLinkError, questionOptionErrors, scheduleOutOfOrder, teamSizeError } from '../../../contract/event-rules.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, EVENT_LIMITS } from '../../../contract/limits.ts'
-import { PAYMENT_LIMITS, PAYMENT_METHODS, type PaymentMethod, paymentMethodsError } from '../../../contract/payment-settings.ts'
+import { PAYMENT_LIMITS, PAYMENT_METHODS, type PaymentMethod } from '../../../contract/payment-settings.ts'
 import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
 import { type PointsForm, pointsError, toPointsForm, toPointsInput } from './points-rules.ts'
@@ -233,8 +233,8 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
       const { min, max } = PAYMENT_LIMITS[k]
       if (!(int(form[k]) >= min && int(form[k]) <= max)) put(k, `payment.${k} must be a whole number from ${min} to ${max}`)
     }
-    const methods = paymentMethodsError(form.methods)
-    if (methods) put('methods', methods)
+    // The checkboxes give a subset without repeats: only an empty one breaks contract/payment-settings.ts's rule.
+    if (!form.methods.length) put('methods', 'payment.methods must name at least one way to pay: RAZORPAY, UPI or DESK')
   }
   const ap = pointsError(form.activity_points)
   if (ap) put('activity_points', ap)
