@@ -26,7 +26,6 @@ export type Refusal =
   | 'notRefundPending'
   | 'refundAtGateway'
   | 'notPaidEvent'
-  | 'alreadyCancelled'
   | 'webhookMismatch'
   | 'registrationNotOpen'
   | 'teamEvent'
