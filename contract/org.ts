@@ -17,7 +17,8 @@ import { council, eventFields, paymentSettings, question, QUESTION_KINDS } from 
 import { isHttpUrl } from './questions.ts'
 import { doorDay } from './door.ts'
 import { activityPoints, activityPointsInput } from './points.ts'
-import { PAYMENT_LIMITS, paymentMethodsError, UPI_NAME_MESSAGE, UPI_PAIR_MESSAGE, UPI_VPA_MESSAGE, upiNameError, upiVpaError } from './payment-rules.ts'
+import { UPI_NAME_MESSAGE, UPI_PAIR_MESSAGE, UPI_VPA_MESSAGE, upiNameError, upiVpaError } from './payment-rules.ts'
+import { PAYMENT_LIMITS, paymentMethodsError } from './payment-settings.ts'
 
 export { ANSWER_LIMITS, answerError, checkAnswers, isHttpUrl } from './questions.ts'
 import { EVENT_LIMITS } from './limits.ts'

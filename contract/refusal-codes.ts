@@ -50,7 +50,6 @@ export const REFUSAL_CODES = [
   'NOT_REFUND_PENDING',
   'REFUND_AT_GATEWAY',
   'NOT_PAID_EVENT',
-  'ALREADY_CANCELLED',
   'REFUND_CLOSED',
   'WEBHOOK_MISMATCH',
   // The console's payments and the desk (issue 35 items 3, 4).

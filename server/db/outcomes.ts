@@ -26,7 +26,6 @@ export type Refusal =
   | 'notRefundPending'
   | 'refundAtGateway'
   | 'notPaidEvent'
-  | 'alreadyCancelled'
   | 'webhookMismatch'
   // The console's payments and the desk (server/db/payments-org.ts, server/db/desk.ts)
   | 'notConfirmable'

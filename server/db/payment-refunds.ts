@@ -70,9 +70,11 @@ async function adminPayments(tx: Db, where: ReturnType<typeof sql>): Promise<Adm
   }))
 }
 
-/** The event's row locked (FOR UPDATE), when the caller manages its council; else the refusal. */
-async function lockManagedEvent(tx: Db, userId: number, eventId: number) {
-  const [ev] = rowsOf(await tx.execute(sql`SELECT id, name, organizer_id, fee, cancelled_at FROM events WHERE id = ${eventId} FOR UPDATE`)) as {
+/** The event's row locked (FOR UPDATE; a read passes lock = false), when the caller manages its council; else the refusal. */
+async function lockManagedEvent(tx: Db, userId: number, eventId: number, lock = true) {
+  const [ev] = rowsOf(
+    await tx.execute(sql`SELECT id, name, organizer_id, fee, cancelled_at FROM events WHERE id = ${eventId} ${lock ? sql`FOR UPDATE` : sql``}`),
+  ) as {
     id: number
     name: string
     organizer_id: number
@@ -170,7 +172,7 @@ export function paymentRefundsRepository(db: Db, options: { holdMinutes?: number
       return outcomeOf(() =>
         db.transaction(async (txn) => {
           const tx = txn as unknown as Db
-          await lockManagedEvent(tx, userId, eventId)
+          await lockManagedEvent(tx, userId, eventId, false)
           return adminPayments(tx, sql`y.event_id = ${eventId} AND y.status = 'REFUND_PENDING'`)
         }),
       )

@@ -14,8 +14,10 @@ import { refundRequestedIn } from './payments.ts'
 export const WAITLIST_HOLD_MINUTES = 30
 
 interface LockedEvent {
-  /** When paid tickets stop being refunded when given back: the start less refund_until_hours (issue 35); null without a start. */
-  refund_cutoff: Date | string | null
+  /** The event's start (its schedule's, else its first date) and how many hours before it paid tickets stop being refunded (issue 35). */
+  starts_at: Date | string | null
+  first_date: string | null
+  refund_until_hours: number
   state: string
   is_ticket_feature_enabled: boolean
   ticket_count: number
@@ -27,12 +29,20 @@ interface LockedEvent {
 async function lockEvent(tx: Db, eventId: number): Promise<LockedEvent> {
   const [ev] = rowsOf(
     await tx.execute(sql`
-      SELECT state, is_ticket_feature_enabled, ticket_count, tickets_sold, tickets_held,
-             coalesce(starts_at, (dates->>0)::timestamptz) - make_interval(hours => refund_until_hours) AS refund_cutoff
+      SELECT state, is_ticket_feature_enabled, ticket_count, tickets_sold, tickets_held, starts_at, dates->>0 AS first_date, refund_until_hours
         FROM events WHERE id = ${eventId} FOR UPDATE`),
   ) as LockedEvent[]
   if (!ev || ev.state === 'DRAFT') throw new Refused('eventNotFound')
   return ev
+}
+
+/**
+ * When a paid ticket stops being refunded when given back (issue 35 item 5): the event's start less its
+ * refund_until_hours, in ms; never (Infinity) for an event without a start.
+ */
+function refundCutoff(ev: LockedEvent): number {
+  const start = new Date(ev.starts_at ?? ev.first_date ?? Number.NaN).getTime()
+  return Number.isNaN(start) ? Number.POSITIVE_INFINITY : start - Number(ev.refund_until_hours) * 3_600_000
 }
 
 async function offer(tx: Db, eventId: number, holdMinutes: number): Promise<number[]> {
@@ -100,7 +110,7 @@ export function waitlistRepository(db: Db, options: { holdMinutes?: number } = {
                   AND p.ticket_collected AND p.checked_in_at IS NULL
                 FOR UPDATE OF y`),
           ) as { id: number; amount: number }[]
-          if (paid && ev.refund_cutoff !== null && now.getTime() >= new Date(ev.refund_cutoff).getTime()) throw new Refused('refundClosed')
+          if (paid && now.getTime() >= refundCutoff(ev)) throw new Refused('refundClosed')
           const released = rowsOf(
             await tx.execute(sql`
               UPDATE participants p SET ticket_collected = false, ticket_code = NULL, ticket_collected_at = NULL, ticket_transfers = 0

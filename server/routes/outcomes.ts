@@ -229,7 +229,6 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
     message: 'This payment was made through Razorpay: its refund is made by Razorpay automatically, not by hand.',
   },
   notPaidEvent: { status: 409, code: 'NOT_PAID_EVENT', message: 'This event has no fee: there is nothing to refund.' },
-  alreadyCancelled: { status: 409, code: 'ALREADY_CANCELLED', message: 'This event is already cancelled: its payments are being refunded.' },
   webhookMismatch: { status: 400, code: 'WEBHOOK_MISMATCH', message: 'The webhook does not match the order it names.' },
   notConfirmable: {
     status: 409,

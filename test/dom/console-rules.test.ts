@@ -103,6 +103,27 @@ describe('event editor rules match the contract', () => {
     expect(toInput(valid(), undefined, valid())).not.toHaveProperty('activity_points')
   })
 
+  it.each([
+    ['minutes to pay 0', { pay_within_minutes: '0' }, 'pay_within_minutes'],
+    ['minutes to pay 61', { pay_within_minutes: '61' }, 'pay_within_minutes'],
+    ['refund hours in words', { refund_until_hours: 'a day' }, 'refund_until_hours'],
+    ['refund hours 721', { refund_until_hours: '721' }, 'refund_until_hours'],
+    ['no way to pay', { methods: [] }, 'methods'],
+  ] as const)('a paid event’s settings (issue 35): %s gives the contract’s message under its field', (_name, change, field) => {
+    const form = { ...valid(), fee: '100', ...change } as EventForm
+    expect(formErrors(form, true)[field]).toBe(contractErrors(form).payment)
+    // A free event sends and checks none.
+    expect(formErrors({ ...form, fee: '0' }, true)[field]).toBeUndefined()
+    expect(toInput({ ...form, fee: '0' })).not.toHaveProperty('payment')
+  })
+
+  it('sends the payment settings only when they differ from the event as saved', () => {
+    const stored = { ...valid(), fee: '100' }
+    expect(toInput(stored, 5, stored)).not.toHaveProperty('payment')
+    expect(toInput({ ...stored, methods: ['DESK'] }, 5, stored).payment).toEqual({ pay_within_minutes: 15, refund_until_hours: 24, methods: ['DESK'] })
+    expect(plain('payment.pay_within_minutes must be a whole number from 1 to 60')).toBe('Minutes to pay must be a whole number from 1 to 60')
+  })
+
   it('finds the field a server message names', () => {
     expect(fieldOfMessage('activity_points.category must be one of the college’s categories: Technical')).toBe('activity_points')
     expect(fieldOfMessage('fee must be a whole number from 0 to 1000000')).toBe('fee')

@@ -413,6 +413,11 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
           ['POST /org/p/event/payments', '/api/v1/org/p/event/payments', (w: World) => ({ event_id: w.tickets })],
           ['POST /org/p/event/payment/confirm', '/api/v1/org/p/event/payment/confirm', (w: World) => ({ event_id: w.tickets, payment_id: 1 })],
           ['POST /org/p/event/payment/reject', '/api/v1/org/p/event/payment/reject', (w: World) => ({ event_id: w.tickets, payment_id: 1 })],
+          // The organiser's refunds and cancel (issue 35): the event's organisers and admins only (test/server/org.test.ts).
+          ['POST /org/p/payment/refunds', '/api/v1/org/p/payment/refunds', (w: World) => ({ event_id: w.tickets })],
+          ['POST /org/p/payment/refund', '/api/v1/org/p/payment/refund', () => ({ payment_id: 1 })],
+          ['POST /org/p/payment/refunded', '/api/v1/org/p/payment/refunded', () => ({ payment_id: 1 })],
+          ['POST /org/p/event/cancel', '/api/v1/org/p/event/cancel', (w: World) => ({ event_id: w.tickets })],
         ] as const
       ).map(([name, url, body]) => [
         name,

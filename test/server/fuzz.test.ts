@@ -299,6 +299,22 @@ describe(`fuzz over every call on ${KIND}`, () => {
       key: () => (r.chance(0.6) ? `fuzz-key-${r.int(1000)}` : anyValue()),
       // Re-entry (issue 25 item 3) on the console's save.
       reentry: () => (r.chance(0.7) ? r.pick([true, false]) : anyValue()),
+      // Paid events (issue 35): the console's payment settings, a council's UPI id, the refunds' payment id.
+      payment: () =>
+        r.chance(0.6)
+          ? r.pick([
+              { pay_within_minutes: 15, refund_until_hours: 24, methods: ['DESK'] },
+              { pay_within_minutes: 0 },
+              { refund_until_hours: 721 },
+              { methods: [] },
+              { methods: ['UPI', 'UPI'] },
+              { methods: ['RAZORPAY', 'CARD'] },
+              {},
+            ])
+          : anyValue(),
+      upi_vpa: () => (r.chance(0.6) ? r.pick(['csi@okaxis', 'no-at', 'a b@bank', null, '']) : anyValue()),
+      upi_name: () => (r.chance(0.6) ? r.pick(['CSI KJSCE', '', 'x'.repeat(61), null]) : anyValue()),
+      payment_id: () => (r.chance(0.6) ? r.pick([1, 2, 99_999, 0, -1, '1']) : anyValue()),
     }
     // Fields outside a call's list, which must be ignored (never written).
     const INTRUDERS: Partial<Record<CallName, Record<string, () => unknown>>> = {

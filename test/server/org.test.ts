@@ -65,12 +65,67 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
       { councilId: b!.id, userId: otherOrganiser.id },
     ])
     await db.insert(schema.eventStaff).values({ eventId: event!.id, userId: door.id })
+    // A paid event of council A (issue 35): one place PAID by UPI, one waiting for its refund by hand.
+    const [paidEvent] = await db
+      .insert(schema.events)
+      .values({
+        slug: `paid-${serial}-${Date.now()}`,
+        name: 'Paid',
+        organizerId: a!.id,
+        state: 'TICKET_OPEN',
+        fee: 100,
+        isTicketFeatureEnabled: true,
+        ticketCount: 5,
+        dates: ['2027-03-01T10:00:00+05:30'],
+      })
+      .returning({ id: schema.events.id })
+    const [payer, refundee] = [await t.student(), await t.student()]
+    const [place] = await db
+      .insert(schema.participants)
+      .values({ eventId: paidEvent!.id, userId: payer.id, ticketCollected: true, ticketCode: `P${serial}${Date.now()}`.slice(0, 16) })
+      .returning({ id: schema.participants.id })
+    const [paid, refunding] = await db
+      .insert(schema.payments)
+      .values([
+        {
+          eventId: paidEvent!.id,
+          userId: payer.id,
+          participantId: place!.id,
+          kind: 'TICKET',
+          amount: 10_000,
+          status: 'PAID',
+          method: 'UPI',
+          reference: `M${serial}a${Date.now()}`,
+          payBy: new Date(),
+          paidAt: new Date(),
+        },
+        {
+          eventId: paidEvent!.id,
+          userId: refundee.id,
+          kind: 'TICKET',
+          amount: 10_000,
+          status: 'REFUND_PENDING',
+          method: 'UPI',
+          reference: `M${serial}b${Date.now()}`,
+          payBy: new Date(),
+          paidAt: new Date(),
+          refundRequestedAt: new Date(),
+        },
+      ])
+      .returning({ id: schema.payments.id })
+    await db.insert(schema.paymentLedger).values([
+      { paymentId: paid!.id, eventId: paidEvent!.id, kind: 'CAPTURE', method: 'UPI', amount: 10_000, gatewayRef: `utr:m${serial}a${Date.now()}` },
+      { paymentId: refunding!.id, eventId: paidEvent!.id, kind: 'CAPTURE', method: 'UPI', amount: 10_000, gatewayRef: `utr:m${serial}b${Date.now()}` },
+    ])
     const users = { admin, organiser, otherOrganiser, door, student }
     const emailOf = async (id: number) => (await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, id)))[0]!.email
     return {
       councilA: a!.id,
       councilB: b!.id,
       eventId: event!.id,
+      paidEventId: paidEvent!.id,
+      paidPaymentId: paid!.id,
+      refundingPaymentId: refunding!.id,
       users,
       studentEmail: await emailOf(student.id),
       auth: (role: Role) => (role === 'signedOut' ? {} : users[role].auth),
@@ -117,6 +172,11 @@ describe.each(DB_KINDS)('organiser calls on %s', (kind) => {
     },
     councilSave: { path: () => '/org/p/council/save', body: (w) => ({ id: w.councilA, name: 'Renamed' }), expect: adminOnly, writes: true },
     audit: { path: () => '/org/p/audit', body: (w) => ({ event_id: w.eventId }), expect: adminOnly, writes: false },
+    // The organiser's refunds and cancel (issue 35, contract/payment-admin.ts): the event's organisers and admins.
+    refundsDue: { path: () => '/org/p/payment/refunds', body: (w) => ({ event_id: w.paidEventId }), expect: manage, writes: false },
+    refund: { path: () => '/org/p/payment/refund', body: (w) => ({ payment_id: w.paidPaymentId }), expect: manage, writes: true },
+    refundedByHand: { path: () => '/org/p/payment/refunded', body: (w) => ({ payment_id: w.refundingPaymentId }), expect: manage, writes: true },
+    cancel: { path: () => '/org/p/event/cancel', body: (w) => ({ event_id: w.paidEventId }), expect: manage, writes: true },
   }
   const cases = Object.entries(rows).flatMap(([name]) => ROLES.map((role) => [`${name} as ${role}`, name, role] as const))
 

@@ -69,6 +69,7 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
         {confirming && (
           <ConfirmModal title="Give back your ticket?" busy={busy} onCancel={() => setConfirming(false)} onConfirm={() => run(releaseTicket)}>
             <p>Your ticket code stops working at once and the place goes to the next student on the waitlist. You cannot undo this.</p>
+            {p.payment?.status === 'PAID' && <p>Your ₹{p.payment.amount / 100} is refunded to you.</p>}
           </ConfirmModal>
         )}
       </div>

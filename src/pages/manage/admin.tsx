@@ -6,12 +6,15 @@ import { showToast } from '../../components/toast/index.tsx'
 import { org } from '../../stores/org.ts'
 import { PeopleByEmail } from './people.tsx'
 
-type CouncilForm = { name: string; photo_url: string; phone_number: string; email: string }
+type CouncilForm = { name: string; photo_url: string; phone_number: string; email: string; upi_vpa: string; upi_name: string }
 const FIELDS: [keyof CouncilForm, string, string][] = [
   ['name', 'Name', 'text'],
   ['photo_url', 'Logo address', 'url'],
   ['phone_number', 'Phone number', 'tel'],
   ['email', 'E-mail', 'email'],
+  // UPI straight to the council (issue 35): both, or neither.
+  ['upi_vpa', 'UPI id (name@bank)', 'text'],
+  ['upi_name', 'UPI payee name', 'text'],
 ]
 
 /** Runs a write; its failure (the server's words) goes where the form shows it. */
@@ -34,6 +37,8 @@ function CouncilEditor({ council, onDone }: { council?: ManagedCouncil; onDone?:
     photo_url: council?.photo_url ?? '',
     phone_number: council?.phone_number ?? '',
     email: council?.email ?? '',
+    upi_vpa: council?.upi_vpa ?? '',
+    upi_name: council?.upi_name ?? '',
   })
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -47,6 +52,8 @@ function CouncilEditor({ council, onDone }: { council?: ManagedCouncil; onDone?:
       photo_url: form.photo_url.trim() || null,
       phone_number: form.phone_number.trim() || null,
       email: form.email.trim() || null,
+      upi_vpa: form.upi_vpa.trim() || null,
+      upi_name: form.upi_name.trim() || null,
     }
     if (await attempt(() => org.saveCouncil(body), setError, council ? 'Council saved' : 'Council created')) onDone?.()
     setBusy(false)

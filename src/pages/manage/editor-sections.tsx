@@ -6,6 +6,7 @@ import { SCHEDULE_STEPS } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
 import type { Fields } from './editor-fields.tsx'
 import { FairField } from './fair-field.tsx'
+import { PaymentFields } from './payment-fields.tsx'
 import type { EventForm } from './rules.ts'
 import { TicketFields } from './ticket-fields.tsx'
 
@@ -158,6 +159,7 @@ export function RegistrationSection({ fields }: { fields: Fields }) {
         {num('min_ppt', 'Smallest team')}
         {num('ma_ppt', 'Largest team (1 = individual)')}
       </div>
+      <PaymentFields fields={fields} />
       <ErrorBoundary>
         <Questions questions={form.questions} onChange={(qs) => set('questions', qs)} error={shown('questions')} />
       </ErrorBoundary>

@@ -6,6 +6,7 @@
 import type { RegistrationType } from '../../../contract/constants.ts'
 import { externalLinkError, questionOptionErrors, scheduleOutOfOrder, teamSizeError } from '../../../contract/event-rules.ts'
 import { DEFAULT_FAIR_WINDOW_SECONDS, EVENT_LIMITS } from '../../../contract/limits.ts'
+import { PAYMENT_LIMITS, PAYMENT_METHODS, type PaymentMethod } from '../../../contract/payment-settings.ts'
 import type { EventInput, OrgEvent, QuestionInput, Schedule } from '../../../contract/types.ts'
 import { EMPTY_SCHEDULE, fromLocalInput, SCHEDULE_STEPS, toLocalInput } from '../../lib/org-event.ts'
 import { type PointsForm, pointsError, toPointsForm, toPointsInput } from './points-rules.ts'
@@ -50,6 +51,10 @@ export interface EventForm {
   transfer_closes_minutes: string
   /** ...and whether tickets show a code that changes every 30 s (off for printed tickets). */
   rotating_codes: boolean
+  /** A paid event's settings (issue 35, payment-fields.tsx), sent when the fee is above 0 and they changed. */
+  pay_within_minutes: string
+  refund_until_hours: string
+  methods: PaymentMethod[]
 }
 
 export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
@@ -82,8 +87,13 @@ export function toForm(event?: OrgEvent | null, councilId?: number): EventForm {
     reentry: event?.reentry ?? false,
     transfer_closes_minutes: String(event?.transfer_closes_minutes ?? ''),
     rotating_codes: event?.rotating_codes ?? true,
+    pay_within_minutes: String(event?.payment?.pay_within_minutes ?? PAYMENT_LIMITS.pay_within_minutes.default),
+    refund_until_hours: String(event?.payment?.refund_until_hours ?? PAYMENT_LIMITS.refund_until_hours.default),
+    methods: event?.payment?.methods ?? [...PAYMENT_METHODS],
   }
 }
+
+const PAYMENT_KEYS = ['pay_within_minutes', 'refund_until_hours', 'methods'] as const
 
 const int = (s: string) => (/^-?\d+$/.test(s.trim()) ? Number(s) : Number.NaN)
 const tagList = (s: string) =>
@@ -105,6 +115,9 @@ function endOf(date: string, time: string): string | null {
  */
 export function toInput(form: EventForm, id?: number, stored?: EventForm): EventInput {
   const points = JSON.stringify(form.activity_points) !== JSON.stringify(stored?.activity_points)
+  // Payment settings only when changed (issue 35): a save that did not touch them sends none, so the server neither
+  // checks nor changes the ways to pay the event already has.
+  const payment = int(form.fee) > 0 && PAYMENT_KEYS.some((k) => String(form[k]) !== String((stored ?? toForm())[k]))
   const dated = form.dates.map((d, i) => [d, form.date_ends[i] ?? ''] as const).filter(([d]) => d)
   return {
     ...(id ? { id } : {}),
@@ -139,6 +152,9 @@ export function toInput(form: EventForm, id?: number, stored?: EventForm): Event
     questions: form.questions,
     ...(points ? { activity_points: toPointsInput(form.activity_points) } : {}),
     reentry: form.reentry,
+    ...(payment
+      ? { payment: { pay_within_minutes: int(form.pay_within_minutes), refund_until_hours: int(form.refund_until_hours), methods: form.methods } }
+      : {}),
   }
 }
 
@@ -212,6 +228,14 @@ export function formErrors(form: EventForm, creating: boolean): FormErrors {
       if (kindError) put('questions', kindError)
     }
   }
+  if (int(form.fee) > 0) {
+    for (const k of ['pay_within_minutes', 'refund_until_hours'] as const) {
+      const { min, max } = PAYMENT_LIMITS[k]
+      if (!(int(form[k]) >= min && int(form[k]) <= max)) put(k, `payment.${k} must be a whole number from ${min} to ${max}`)
+    }
+    // The checkboxes give a subset without repeats: only an empty one breaks contract/payment-settings.ts's rule.
+    if (!form.methods.length) put('methods', 'payment.methods must name at least one way to pay: RAZORPAY, UPI or DESK')
+  }
   const ap = pointsError(form.activity_points)
   if (ap) put('activity_points', ap)
   return e
@@ -245,6 +269,8 @@ const WORDS: Record<string, string> = {
   ticket_count: 'number of tickets',
   reentry: 're-entry',
   transfer_closes_minutes: 'transfers close (minutes before the start)',
+  pay_within_minutes: 'minutes to pay',
+  refund_until_hours: 'refund hours',
   questions: 'questions',
   'questions: label': "a question's text",
   'questions: option': 'an option',
@@ -273,6 +299,7 @@ export function plain(message: string): string {
     .replace(/schedule\.([a-z_]+)/g, (whole, key) => `“${SCHEDULE_STEPS.find((s) => s.key === key)?.label ?? whole}”`)
     .replace(/activity_points\.([a-z_]+)/g, (whole, key) => POINT_WORDS[key] ?? whole)
     .replace(/fair_start(\.window_seconds)?/g, 'draw window')
+    .replace('payment.', '')
     .replace(/^questions: (label|option)\b|^questions:(?= ')|\b[a-z]+(_[a-z]+)+\b|^[a-z]+\b/g, (word) => WORDS[word] ?? word)
     .replace(' is a required field', ' is required')
   return out.charAt(0).toUpperCase() + out.slice(1)
