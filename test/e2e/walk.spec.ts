@@ -1,0 +1,125 @@
+// Issue 37, walked on a 390 px phone through the real server and the built app, axe (light and dark) on each new
+// screen:
+// 1. the short verify address /verify/<code>: one public page styled like the product, signed out at 390 px and
+//    1280 px and signed in on a phone whose service worker controls the app (it handed that phone index.html and
+//    "Page not found"), with JSON for Accept: application/json at the same address.
+import { randomUUID } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { controlledBySW } from './support/offline.ts'
+import { moveEvents, query } from './support/operator.ts'
+import { startServer, type RunningServer } from './support/server.ts'
+import { eventId, mustCall, newStudent, openAs, type Student } from './support/students.ts'
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 }
+const DESK = { viewport: { width: 1280, height: 800 } }
+/** A certificate's code, of the codes' alphabet (server/feeds/secrets.ts), printed in two halves. */
+const CERTIFICATE = 'K7M2P9Q4R8'
+const PRINTED = 'K7M2P-9Q4R8'
+
+let server: RunningServer
+let student: Student
+let id: number
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000)
+  server = await startServer()
+  student = await newStudent(server.url, 'Zoë D’Souza', `zoe-${randomUUID().slice(0, 8)}@example.test`)
+  id = await eventId(server.url, student, 'Garba Night')
+  server = await moveEvents(server, [[id, 'REGISTRATION_OPEN']])
+  await mustCall(server.url, student.accessToken, '/event/p/register-for-event', { event_id: id })
+  // A certificate issued for the registration (the door and the event's end are walked in certificates' own tests).
+  server = await moveEvents(server, [], async (dataDir) => {
+    await query(
+      dataDir,
+      `INSERT INTO certificates (participant_id, code) SELECT id, '${CERTIFICATE}' FROM participants WHERE event_id = ${id} AND user_id = ${student.id}`,
+    )
+  })
+})
+test.afterAll(async () => {
+  await server?.stop()
+})
+
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+    expect(bad, `${screen} (${colorScheme})`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** The page's verdict and rows, as a person sees them; nothing wider than the window. */
+async function expectCertificatePage(page: Page, width: number) {
+  await expect(page.getByRole('heading', { name: 'Certificate verified', level: 1 })).toBeVisible()
+  await expect(page.getByText('✓ Genuine')).toBeVisible()
+  await expect(page.getByText('Zoë D’Souza')).toBeVisible()
+  await expect(page.getByText('Garba Night')).toBeVisible()
+  await expect(page.getByText(PRINTED)).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Open CSI Events' })).toHaveAttribute('href', `${server.url}/`)
+  await expect(page.getByText('Page not found')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: /Continue with Google/ })).toHaveCount(0)
+  // Styled like the product: its brand colour on the bar, its background, not the browser's bare page.
+  const bar = await page.locator('header').evaluate((el) => getComputedStyle(el).backgroundColor)
+  expect(bar).toBe('rgb(200, 16, 46)')
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).not.toMatch(/Times/)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+}
+
+test('item 1: /verify/<code> is one public page, signed out at 390 px and 1280 px, signed in, and JSON when asked', async ({ browser }) => {
+  test.setTimeout(180_000)
+  const errors: string[] = []
+
+  // Signed out, a fresh phone: the page, not the sign-in screen.
+  const fresh = await browser.newContext(PHONE)
+  const phone = await fresh.newPage()
+  phone.on('pageerror', (e) => errors.push(e.message))
+  await phone.goto(`${server.url}/verify/${PRINTED}`)
+  await expectCertificatePage(phone, 390)
+  await expect(phone).toHaveURL(`${server.url}/verify/${PRINTED}`)
+  await expectNoSeriousViolations(phone, 'Verify page, phone, signed out')
+  // A code typed loosely (lower case, no dash) is the same certificate.
+  await phone.goto(`${server.url}/verify/${CERTIFICATE.toLowerCase()}`)
+  await expect(phone.getByRole('heading', { name: 'Certificate verified' })).toBeVisible()
+  // An unknown code: the same page saying so, with the way to the app.
+  await phone.goto(`${server.url}/verify/ZZZZZ-ZZZZZ`)
+  await expect(phone.getByRole('heading', { name: 'Unknown verification code', level: 1 })).toBeVisible()
+  await expect(phone.getByText(/No certificate or transcript entry has this verification code/)).toBeVisible()
+  await expectNoSeriousViolations(phone, 'Verify page, unknown code')
+  // The link back opens the app.
+  await phone.getByRole('link', { name: 'Open CSI Events' }).click()
+  await expect(phone).toHaveURL(new RegExp(`^${server.url}/`))
+  await fresh.close()
+
+  // Signed out, a desk's window (wider than tall: the app itself would show its 'Mobile Required' notice).
+  const desk = await browser.newContext(DESK)
+  const wide = await desk.newPage()
+  wide.on('pageerror', (e) => errors.push(e.message))
+  await wide.goto(`${server.url}/verify/${PRINTED}`)
+  await expectCertificatePage(wide, 1280)
+  await expect(wide.getByText(/Mobile Required|rotate/i)).toHaveCount(0)
+  await expectNoSeriousViolations(wide, 'Verify page, 1280 px')
+  await desk.close()
+
+  // Signed in on a phone whose service worker controls the app (it answered every navigation with index.html).
+  const mine = await browser.newContext(PHONE)
+  const signedIn = await mine.newPage()
+  signedIn.on('pageerror', (e) => errors.push(e.message))
+  await openAs(signedIn, server.url, student)
+  await controlledBySW(signedIn)
+  await signedIn.goto(`${server.url}/verify/${PRINTED}`)
+  await expectCertificatePage(signedIn, 390)
+  await expectNoSeriousViolations(signedIn, 'Verify page, phone, signed in')
+
+  // JSON at the same address for Accept: application/json.
+  const json = await signedIn.request.get(`${server.url}/verify/${PRINTED}`, { headers: { accept: 'application/json' } })
+  expect(json.status()).toBe(200)
+  expect(await json.json()).toEqual({
+    error: false,
+    certificate: { code: PRINTED, name: 'Zoë D’Souza', event: 'Garba Night', council: expect.any(String), date: expect.any(String) },
+  })
+  await mine.close()
+  expect(errors).toEqual([])
+})
