@@ -3,6 +3,8 @@
 // 1. the short verify address /verify/<code>: one public page styled like the product, signed out at 390 px and
 //    1280 px and signed in on a phone whose service worker controls the app (it handed that phone index.html and
 //    "Page not found"), with JSON for Accept: application/json at the same address.
+// 3. the ticket says when and where: date, time and venue; a three-day event's days with the one used; the seconds to
+//    the changing code's next change, counting down.
 import { randomUUID } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
@@ -17,9 +19,15 @@ const DESK = { viewport: { width: 1280, height: 800 } }
 const CERTIFICATE = 'K7M2P9Q4R8'
 const PRINTED = 'K7M2P-9Q4R8'
 
+const DAY = 86_400_000
+/** The IST day of an instant. */
+const istDay = (ms: number) => new Date(ms + 330 * 60_000).toISOString().slice(0, 10)
+const FEST_DAYS = [istDay(Date.now() - DAY), istDay(Date.now()), istDay(Date.now() + DAY)]
+
 let server: RunningServer
 let student: Student
 let id: number
+let festId: number
 
 test.beforeAll(async () => {
   test.setTimeout(240_000)
@@ -28,8 +36,28 @@ test.beforeAll(async () => {
   id = await eventId(server.url, student, 'Garba Night')
   server = await moveEvents(server, [[id, 'REGISTRATION_OPEN']])
   await mustCall(server.url, student.accessToken, '/event/p/register-for-event', { event_id: id })
-  // A certificate issued for the registration (the door and the event's end are walked in certificates' own tests).
+  // A certificate issued for the registration (the door and the event's end are walked in certificates' own tests),
+  // and a ticket with a changing code for a three-day event (yesterday, today and tomorrow in IST), used yesterday.
   server = await moveEvents(server, [], async (dataDir) => {
+    const [council] = await query(dataDir, 'SELECT id FROM councils ORDER BY id LIMIT 1')
+    const [fest] = await query(
+      dataDir,
+      `INSERT INTO events (slug, name, organizer_id, state, dates, venue, is_ticket_feature_enabled, ticket_count, tickets_sold)
+       VALUES ('walk-fest', 'Walk Fest', ${council.id}, 'ONGOING', '${JSON.stringify(FEST_DAYS.map((d) => `${d}T10:00:00+05:30`))}'::jsonb,
+               'Main Auditorium, Block A', true, 10, 1) RETURNING id`,
+    )
+    festId = Number(fest.id)
+    const [ticket] = await query(
+      dataDir,
+      `INSERT INTO participants (event_id, user_id, ticket_collected, ticket_code, ticket_secret, ticket_collected_at, checked_in_at)
+       VALUES (${festId}, ${student.id}, true, '${festId}${student.id}0042', '${'ab12'.repeat(10)}', now() - interval '2 days',
+               '${FEST_DAYS[0]}T10:05:00+05:30') RETURNING id`,
+    )
+    await query(
+      dataDir,
+      `INSERT INTO admissions (participant_id, event_id, day, checked_in_at, moved_at)
+       VALUES (${ticket.id}, ${festId}, '${FEST_DAYS[0]}', '${FEST_DAYS[0]}T10:05:00+05:30', '${FEST_DAYS[0]}T10:05:00+05:30')`,
+    )
     await query(
       dataDir,
       `INSERT INTO certificates (participant_id, code) SELECT id, '${CERTIFICATE}' FROM participants WHERE event_id = ${id} AND user_id = ${student.id}`,
@@ -41,6 +69,7 @@ test.afterAll(async () => {
 })
 
 async function expectNoSeriousViolations(page: Page, screen: string) {
+  await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
@@ -121,5 +150,49 @@ test('item 1: /verify/<code> is one public page, signed out at 390 px and 1280 p
     certificate: { code: PRINTED, name: 'Zoë D’Souza', event: 'Garba Night', council: expect.any(String), date: expect.any(String) },
   })
   await mine.close()
+  expect(errors).toEqual([])
+})
+
+test('item 3: the ticket says when and where, the days it admits and which are used, and counts down to the next code', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const context = await browser.newContext(PHONE)
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await openAs(page, server.url, student)
+  await page.goto(`${server.url}/ticket/${festId}`)
+  await expect(page.getByRole('heading', { name: 'Walk Fest', level: 1 })).toBeVisible({ timeout: 20_000 })
+  const fact = (name: string) =>
+    page
+      .locator('dl div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) })
+      .locator('dd')
+  // When: the first day's date and time, in IST.
+  const first = new Date(`${FEST_DAYS[0]}T12:00:00Z`)
+  await expect(fact('When')).toHaveText(
+    new RegExp(`${first.getUTCDate()} ${first.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })} ${first.getUTCFullYear()}, 10:00 AM`),
+  )
+  // Where: the venue, its name in bold up to the comma.
+  await expect(fact('Where')).toHaveText('Main Auditorium, Block A')
+  await expect(fact('Where').locator('strong')).toHaveText('Main Auditorium,')
+  // The three days, the first used.
+  await expect(page.getByRole('heading', { name: 'Admits on 3 days' })).toBeVisible()
+  const days = page.getByRole('list').filter({ hasText: 'Used' }).getByRole('listitem')
+  await expect(days).toHaveCount(3)
+  await expect(days.nth(0)).toContainText('Used')
+  await expect(days.nth(0)).not.toContainText('Not used yet')
+  await expect(days.nth(1)).toContainText('Not used yet')
+  await expect(days.nth(2)).toContainText('Not used yet')
+  // The countdown: a number of seconds that goes down, and starts again at 30 when the code changes.
+  const countdown = page.getByText(/^New code in \d+ s$/)
+  await expect(countdown).toBeVisible()
+  const seconds = async () => Number(/(\d+)/.exec((await countdown.textContent()) ?? '')![1])
+  const before = await seconds()
+  expect(before).toBeGreaterThanOrEqual(1)
+  expect(before).toBeLessThanOrEqual(30)
+  await expect.poll(seconds, { timeout: 5_000 }).not.toBe(before)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  await expectNoSeriousViolations(page, 'Ticket with when, where and days')
+  await context.close()
   expect(errors).toEqual([])
 })
