@@ -48,7 +48,8 @@ export const routes: RouteEntry[] = [
   { path: '/logout', layout: false, component: page(() => import('./pages/logout/index.tsx')) },
   // The organiser console: one route for all of /manage, which picks its lazy screen itself (pages/manage).
   { path: '/manage/:rest*', component: page(() => import('./pages/manage/index.tsx')) },
-  { path: '/door', layout: false, component: page(() => import('./pages/door/index.tsx')) },
+  // The door's frame (its way back to the app, issue 37 item 5) loads the door's own chunk behind it.
+  { path: '/door', layout: false, component: page(() => import('./pages/door/frame.tsx')) },
 ]
 
 /** The route an address belongs to (path only; query and fragment ignored), or undefined. */

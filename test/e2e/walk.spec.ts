@@ -3,15 +3,17 @@
 // 1. the short verify address /verify/<code>: one public page styled like the product, signed out at 390 px and
 //    1280 px and signed in on a phone whose service worker controls the app (it handed that phone index.html and
 //    "Page not found"), with JSON for Accept: application/json at the same address.
+// 5. the door has a way back: a volunteer who opened /door (as an installed app does, with no back button) gets back
+//    to the door's event list and to the app.
 // 3. the ticket says when and where: date, time and venue; a three-day event's days with the one used; the seconds to
 //    the changing code's next change, counting down.
 import { randomUUID } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { controlledBySW } from './support/offline.ts'
-import { moveEvents, query } from './support/operator.ts'
+import { cli, moveEvents, query } from './support/operator.ts'
 import { startServer, type RunningServer } from './support/server.ts'
-import { eventId, mustCall, newStudent, openAs, type Student } from './support/students.ts'
+import { eventId, mustCall, newStudent, openAs, signIn, type Student } from './support/students.ts'
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 }
 const DESK = { viewport: { width: 1280, height: 800 } }
@@ -26,6 +28,7 @@ const FEST_DAYS = [istDay(Date.now() - DAY), istDay(Date.now()), istDay(Date.now
 
 let server: RunningServer
 let student: Student
+let volunteer: Student
 let id: number
 let festId: number
 
@@ -33,12 +36,14 @@ test.beforeAll(async () => {
   test.setTimeout(240_000)
   server = await startServer()
   student = await newStudent(server.url, 'Zoë D’Souza', `zoe-${randomUUID().slice(0, 8)}@example.test`)
+  volunteer = await newStudent(server.url, 'Om Volunteer', `om-${randomUUID().slice(0, 8)}@example.test`)
   id = await eventId(server.url, student, 'Garba Night')
   server = await moveEvents(server, [[id, 'REGISTRATION_OPEN']])
   await mustCall(server.url, student.accessToken, '/event/p/register-for-event', { event_id: id })
   // A certificate issued for the registration (the door and the event's end are walked in certificates' own tests),
   // and a ticket with a changing code for a three-day event (yesterday, today and tomorrow in IST), used yesterday.
   server = await moveEvents(server, [], async (dataDir) => {
+    await cli(dataDir, ['role:grant', volunteer.email, 'admin'])
     const [council] = await query(dataDir, 'SELECT id FROM councils ORDER BY id LIMIT 1')
     const [fest] = await query(
       dataDir,
@@ -193,6 +198,37 @@ test('item 3: the ticket says when and where, the days it admits and which are u
   await expect.poll(seconds, { timeout: 5_000 }).not.toBe(before)
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   await expectNoSeriousViolations(page, 'Ticket with when, where and days')
+  await context.close()
+  expect(errors).toEqual([])
+})
+
+test('item 5: the door has a way back to its event list and to the app, with no browser back button', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const context = await browser.newContext(PHONE)
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await signIn(page, server.url, volunteer)
+  // Opened at /door itself, as an installed app's shortcut would: no history to go back to.
+  await page.goto(`${server.url}/door`)
+  const bar = page.getByRole('navigation', { name: 'Door' })
+  await expect(bar.getByRole('link', { name: 'Back to the app' })).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByRole('heading', { name: 'Door check-in' })).toBeVisible()
+  await expectNoSeriousViolations(page, 'Door, the event list with its bar')
+  // Into an event, and back to the door's event list.
+  await page.getByRole('button', { name: /Walk Fest/ }).click()
+  await expect(page.getByTestId('ticket-total')).toBeVisible({ timeout: 20_000 })
+  await expect(bar.getByRole('link', { name: 'Back to the app' })).toBeVisible()
+  await expectNoSeriousViolations(page, 'Door, scanning with its bar')
+  await page.getByRole('button', { name: 'Change event' }).click()
+  await expect(page.getByRole('heading', { name: 'Door check-in' })).toBeVisible()
+  // And back to the app: Home, inside the app (its header and tabs), the door's landscape allowance gone.
+  await bar.getByRole('link', { name: 'Back to the app' }).click()
+  await expect(page).toHaveURL(`${server.url}/`)
+  await expect(page.getByText('Namaste')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByRole('link', { name: 'Home' })).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.classList.contains('wide'))).toBe(false)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   await context.close()
   expect(errors).toEqual([])
 })
