@@ -2,6 +2,7 @@
 // screen readers, over the form's state. Every section of the form (editor-sections.tsx) is given one Fields.
 import { cloneElement, type JSX } from 'preact'
 import type { EventForm } from './rules.ts'
+import './checks.css'
 
 export type Key = keyof EventForm
 
