@@ -6,7 +6,7 @@
 // 5. the door has a way back: a volunteer who opened /door (as an installed app does, with no back button) gets back
 //    to the door's event list and to the app.
 // 3. the ticket says when and where: date, time and venue; a three-day event's days with the one used; the seconds to
-//    the changing code's next change, counting down.
+//    the changing code's next change, counting down. On the way, Home's Trending card of that event says View Ticket.
 import { randomUUID } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
@@ -165,6 +165,11 @@ test('item 3: the ticket says when and where, the days it admits and which are u
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
   await openAs(page, server.url, student)
+  // Home (issue 37 item 7): the Trending card of an event whose ticket the student holds says View Ticket.
+  const trending = page.getByRole('region', { name: 'Trending Events' })
+  const card = trending.getByRole('link').filter({ hasText: 'Walk Fest' })
+  await expect(card).toContainText('View Ticket', { timeout: 20_000 })
+  await expect(trending.getByRole('link').filter({ hasText: 'Garba Night' })).not.toContainText('View Ticket')
   await page.goto(`${server.url}/ticket/${festId}`)
   await expect(page.getByRole('heading', { name: 'Walk Fest', level: 1 })).toBeVisible({ timeout: 20_000 })
   const fact = (name: string) =>
