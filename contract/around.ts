@@ -200,7 +200,7 @@ export const AROUND_CALLS = {
     auth: 'public',
     tag: 'around',
     summary:
-      'Public verification of a certificate: a page, or JSON with `Accept: application/json` (name, event, council, date of the event). An unknown code answers 404.',
+      'Public verification of a certificate: a page, or JSON with `Accept: application/json` (name, event, council, date of the event). An unknown code answers 404. The same answers at the short address `/verify/{code}` on the server’s origin, the one certificates and transcripts print.',
     params: z.object({ code: doc(z.string(), { description: 'The verification code printed on the certificate.' }) }),
     answers: {
       200: {

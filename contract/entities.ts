@@ -121,6 +121,11 @@ export const detailParticipant = z.object({
   draw: z.nullable(drawEntry),
   /** API.md Part 4, on a paid event: null before a place is held, then the caller's payment for it (absent on a free event). */
   payment: z.optional(z.nullable(participantPayment)),
+  /**
+   * Beyond API.md (issue 37 item 3): on an event of more than one day (contract/admission.ts), once a ticket is
+   * collected, the IST days ('YYYY-MM-DD') the door has admitted it on, in order; absent otherwise.
+   */
+  days_used: z.optional(z.array(z.string())),
 })
 
 /** When the server moves the event on by itself (API.md Part 2 "Event lifecycle"); each time or null. */

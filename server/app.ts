@@ -41,7 +41,7 @@ import { deskRoutes } from './routes/desk.ts'
 import { around } from './plugins/around.ts'
 import { aroundPublicRoutes, aroundSignedInRoutes } from './routes/around.ts'
 import doorRoutes from './routes/door.ts'
-import { feedRoutes, publicFeedRoutes } from './routes/feeds.ts'
+import { feedRoutes, publicFeedRoutes, shortVerifyRoute } from './routes/feeds.ts'
 import pointsRoutes from './routes/points.ts'
 
 export const BODY_LIMIT = 16 * 1024
@@ -218,6 +218,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   )
   await app.register(apiDocs)
   await app.register(uploads, { dir: uploadsDirOf(config) })
+  // The short verify address the certificate and transcript print (issue 37 item 1): before the app's catch-all.
+  await app.register(shortVerifyRoute, { config })
   await app.register(staticApp, { staticDir: config.staticDir })
 
   return app as unknown as FastifyInstance

@@ -51,7 +51,8 @@ export const routes: RouteEntry[] = [
   // The organiser console: /manage and everything under it, whose own Router picks the lazy screen (pages/manage).
   { path: '/manage/*', component: manage },
   { path: '/manage', component: manage },
-  { path: '/door', layout: false, component: page(() => import('./pages/door/index.tsx')) },
+  // The door's frame (its way back to the app, issue 37 item 5) loads the door's own chunk behind it.
+  { path: '/door', layout: false, component: page(() => import('./pages/door/frame.tsx')) },
 ]
 
 /** The route an address belongs to (path only; query and fragment ignored), or undefined. */

@@ -88,7 +88,8 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return
   const url = new URL(request.url)
   const sameOrigin = url.origin === self.location.origin
-  if (sameOrigin && url.pathname.startsWith('/api/')) return // sign-in pages and API answers: network only
+  // Sign-in pages and API answers, and the server's public verify page (issue 37 item 1): network only.
+  if (sameOrigin && (url.pathname.startsWith('/api/') || url.pathname.startsWith('/verify/'))) return
 
   // Paths with a file extension are files (the server answers 404 for a missing one), never a route of the app.
   if (request.mode === 'navigate' && sameOrigin && !/\.[a-z0-9]+$/i.test(url.pathname)) {

@@ -8,10 +8,11 @@ import { EVENT_STATES, type AnyEventState, type EventState } from '../../contrac
 import { newTicketCode } from './claims.ts'
 import { participantPaymentOf, paymentSettingsOf, paymentsRepository, receiptNumber } from './payments.ts'
 import type { Db } from './index.ts'
-import { councils, events, participants, payments as paymentRows, teams } from './schema.ts'
+import { admissions, councils, events, participants, payments as paymentRows, teams } from './schema.ts'
 import { done, refused, rowsOf, type Outcome } from './outcomes.ts'
 import { loadTeam } from './teams.ts'
 import { type AskedQuestion, checkAnswers } from '../../contract/questions.ts'
+import { istDay } from '../../contract/admission.ts'
 import { heldUntil, waitlistPlaceOf } from './waitlist.ts'
 import { fairRepository, fairStartOf } from './fair.ts'
 
@@ -316,6 +317,14 @@ export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
         ev.state === 'TICKET_OPEN' && ev.isTicketFeatureEnabled ? await heldUntil(db, eventId, ev.ticketCount - ev.ticketsSold - ev.ticketsHeld) : null
       // A paid event (issue 35): the caller's payment for their place, and how the fee is paid.
       const payment = mine && ev.fee > 0 ? await payments.ofStudent(eventId, userId) : null
+      // A ticket of a multi-day event (issue 37 item 3): the days the door admitted it on, for the ticket page.
+      const manyDays = new Set(fields.dates.map((d) => istDay(Date.parse(d)))).size > 1
+      const daysUsed =
+        mine?.ticketCollected && manyDays
+          ? (await db.select({ day: admissions.day }).from(admissions).where(eq(admissions.participantId, mine.id)).orderBy(asc(admissions.day))).map(
+              (a) => a.day,
+            )
+          : null
       return {
         ...fields,
         long_description: row.event.longDescription,
@@ -335,6 +344,8 @@ export function eventsRepository(db: Db, options: { razorpay?: boolean } = {}) {
               draw,
               // Said only on a paid event (issue 35): a free event's participation reads exactly as before.
               ...(ev.fee > 0 ? { payment: payment ? participantPaymentOf(payment) : null } : {}),
+              // Said only for a ticket of a multi-day event: any other participation reads exactly as before.
+              ...(daysUsed ? { days_used: daysUsed } : {}),
             }
           : false,
         door_checked_in: door !== undefined,

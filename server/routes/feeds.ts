@@ -1,7 +1,7 @@
 // The calendar feed and certificates (API.md Part 2 "Around the event"). The signed-in calls (the feed's URL, the
 // PDF) sit in the /p/ scope; the feed itself and the verification page are public: the feed's secret, or the
 // certificate's code, is what they are asked with.
-import type { FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import type { Config } from '../config.ts'
@@ -11,7 +11,7 @@ import { feedSecrets, normalCode, printedCode } from '../feeds/secrets.ts'
 import type { Certificate } from '../db/feeds.ts'
 import { notFound } from '../errors.ts'
 import { declared } from './declare.ts'
-import { escapeHtml, verifyDocument } from './verify-document.ts'
+import { escapeHtml, rows, VERIFY_PAGE_POLICY, verifyDocument } from './verify-document.ts'
 import { verifiedPointsAnswer } from './verify-points.ts'
 import { refusal, valueOf } from './outcomes.ts'
 
@@ -29,6 +29,8 @@ const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/
 export const FEED_MESSAGES = {
   unknownFeed: 'No such calendar feed: it may have been replaced. Copy the new link from your Profile.',
   unknownCertificate: 'No certificate has this code.',
+  unknownPage:
+    'No certificate or transcript entry has this verification code. Check the code printed at the bottom of the certificate, or beside the transcript’s entry, and try again.',
 } as const
 
 /** Where the API answers from outside: its own origin when the app was built for another host, else the app's. */
@@ -58,7 +60,7 @@ export const feedRoutes: FastifyPluginAsyncZod<Options> = async (app, { config, 
       const { event_id } = request.params
       if (event_id === null) throw refusal('eventNotFound')
       const certificate = valueOf(await feeds.certificate(request.userId, event_id))
-      const verifyUrl = `${apiBase(config, app.prefix)}/verify/${printedCode(certificate.code)}`
+      const verifyUrl = `${verifyBase(config)}/${printedCode(certificate.code)}`
       const pdf = await certificatePdf(certificate, { verifyUrl, chapter: CHAPTER, logo })
       // A binary answer: the declared schema documents it, nothing serialises it.
       return (reply as FastifyReply)
@@ -89,33 +91,53 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
     },
   })
 
-  app.route({
-    ...declared(CALLS.verifyCertificate),
-    config: { rateLimit: app.rateLimits.verify },
-    handler: async (request, reply) => {
-      const code = normalCode(request.params.code)
-      const found = code ? await feeds.verify(code) : null
-      // One more kind (issue 26): a code of an activity points transcript's entry.
-      const points = code && !found ? await app.pointsRepository.verify(code) : null
-      if (points) return verifiedPointsAnswer(request.headers.accept ?? '', reply as FastifyReply, points, CHAPTER)
-      // JSON when asked for; and an unknown code is the API's JSON 404 for any client that is not a browser.
-      const accept = request.headers.accept ?? ''
-      const json = /\bapplication\/json\b/.test(accept) || (!found && !/\btext\/html\b/.test(accept))
-      reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
-      if (json) {
-        if (!found) throw notFound('UNKNOWN_CERTIFICATE', FEED_MESSAGES.unknownCertificate)
-        return reply.type('application/json; charset=utf-8').send({
-          error: false as const,
-          certificate: { code: printedCode(found.code), name: found.name, event: found.event, council: found.council, date: found.dates[0] ?? null },
-        })
-      }
-      // A browser gets its 404 as a page too: a person followed the address.
-      return (reply as FastifyReply)
-        .status(found ? 200 : 404)
-        .type('text/html; charset=utf-8')
-        .send(verifyPage(found))
-    },
-  })
+  app.route({ ...declared(CALLS.verifyCertificate), config: { rateLimit: app.rateLimits.verify }, handler: verifyHandler(app, config) })
+}
+
+/**
+ * The short address /verify/<code> (issue 37 item 1), on the server's own origin beside the app: the one the
+ * certificate and the transcript print. The same answer as the API's /api/v1/verify/<code> (a page, or JSON for
+ * `Accept: application/json`), registered before the app's catch-all, so it is never the app's index.html (which sent
+ * a fresh phone to sign in and showed a signed-in student "Page not found"). The API's path stays for codes printed
+ * before, and is the one the OpenAPI document describes.
+ */
+export const shortVerifyRoute: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const handler = verifyHandler(app, config)
+  app.get('/verify/:code', { schema: { hide: true }, config: { rateLimit: app.rateLimits.verify } }, (request, reply) =>
+    handler(request as FastifyRequest<{ Params: { code: string } }>, reply),
+  )
+}
+
+/** Where the short address is: the API's origin when the app was built for another host (it serves the page), else the app's. */
+export const verifyBase = (config: Config) => `${config.apiOrigin ?? config.appUrl}/verify`
+
+function verifyHandler(app: FastifyInstance, config: Config) {
+  const feeds = app.feedsRepository
+  return async (request: FastifyRequest<{ Params: { code: string } }>, reply: FastifyReply) => {
+    const code = normalCode(request.params.code)
+    const found = code ? await feeds.verify(code) : null
+    // One more kind (issue 26): a code of an activity points transcript's entry.
+    const points = code && !found ? await app.pointsRepository.verify(code) : null
+    const accept = request.headers.accept ?? ''
+    // The page's own policy: its inline style by hash, no script (kept by the security headers).
+    if (!/\bapplication\/json\b/.test(accept)) reply.header('content-security-policy', VERIFY_PAGE_POLICY)
+    if (points) return verifiedPointsAnswer(accept, reply, points, CHAPTER, config.appUrl)
+    // JSON when asked for; and an unknown code is the API's JSON 404 for any client that is not a browser.
+    const json = /\bapplication\/json\b/.test(accept) || (!found && !/\btext\/html\b/.test(accept))
+    reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
+    if (json) {
+      if (!found) throw notFound('UNKNOWN_CERTIFICATE', FEED_MESSAGES.unknownCertificate)
+      return reply.type('application/json; charset=utf-8').send({
+        error: false as const,
+        certificate: { code: printedCode(found.code), name: found.name, event: found.event, council: found.council, date: found.dates[0] ?? null },
+      })
+    }
+    // A browser gets its 404 as a page too: a person followed the address.
+    return reply
+      .status(found ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .send(verifyPage(found, config.appUrl))
+  }
 }
 
 /**
@@ -123,18 +145,18 @@ export const publicFeedRoutes: FastifyPluginAsyncZod<Options> = async (app, { co
  * texts people chose (name, event, council) are isolated in <bdi>: a right-to-left override in a name (U+202E)
  * showed it, and what follows it on the line, reversed (issue 21 item 11).
  */
-function verifyPage(c: Certificate | null): string {
+function verifyPage(c: Certificate | null, home: string): string {
   const body = c
     ? `<h1>Certificate verified</h1>
 <p>This certificate of participation is genuine. It was issued by the ${escapeHtml(CHAPTER)} to:</p>
-<dl>
-<dt>Name</dt><dd><bdi>${escapeHtml(c.name)}</bdi></dd>
-<dt>Event</dt><dd><bdi>${escapeHtml(c.event)}</bdi></dd>
-<dt>Organised by</dt><dd><bdi>${escapeHtml(c.council)}</bdi></dd>
-<dt>Date</dt><dd>${escapeHtml(certificateDate(c.dates))}</dd>
-<dt>Verification code</dt><dd>${escapeHtml(printedCode(c.code))}</dd>
-</dl>`
-    : `<h1>Unknown certificate</h1>
-<p>No certificate has this verification code. Check the code printed at the bottom of the certificate and try again.</p>`
-  return verifyDocument(c ? 'Certificate verified' : 'Unknown certificate', body)
+${rows([
+  ['Name', `<bdi>${escapeHtml(c.name)}</bdi>`],
+  ['Event', `<bdi>${escapeHtml(c.event)}</bdi>`],
+  ['Organised by', `<bdi>${escapeHtml(c.council)}</bdi>`],
+  ['Date', escapeHtml(certificateDate(c.dates))],
+  ['Verification code', escapeHtml(printedCode(c.code))],
+])}`
+    : `<h1>Unknown verification code</h1>
+<p>${escapeHtml(FEED_MESSAGES.unknownPage)}</p>`
+  return verifyDocument(c ? 'Certificate verified' : 'Unknown verification code', body, { tone: c ? 'genuine' : 'unknown', home })
 }

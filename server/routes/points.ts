@@ -10,7 +10,7 @@ import { finalYearOn, type ExportRow } from '../db/points.ts'
 import { loadLogo } from '../feeds/certificate-pdf.ts'
 import { transcriptPdf } from '../feeds/transcript-pdf.ts'
 import { declared } from './declare.ts'
-import { CHAPTER } from './feeds.ts'
+import { CHAPTER, verifyBase } from './feeds.ts'
 import { csvLine } from './csv.ts'
 import { refusal, valueOf } from './outcomes.ts'
 
@@ -54,9 +54,6 @@ export function exportRow(r: ExportRow, categories: string[]): string {
 /** Students per page of the export: one query of users and one of their entries each. */
 const EXPORT_PAGE = 1000
 
-/** Where the API answers from outside (as the certificates' verification address). */
-const apiBase = (config: Config, prefix: string) => `${config.apiOrigin ?? config.appUrl}${prefix}`
-
 const pointsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const points = app.pointsRepository
   const writes = { rateLimit: app.rateLimits.writes }
@@ -73,7 +70,7 @@ const pointsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { co
     config: writes,
     handler: async (request, reply) => {
       const transcript = valueOf(await points.transcript(request.userId))
-      const pdf = await transcriptPdf(transcript, { verifyBase: `${apiBase(config, app.prefix)}/verify`, chapter: CHAPTER, logo })
+      const pdf = await transcriptPdf(transcript, { verifyBase: verifyBase(config), chapter: CHAPTER, logo })
       return (reply as FastifyReply)
         .type('application/pdf')
         .header('content-disposition', 'attachment; filename="activity-points.pdf"')

@@ -7,9 +7,9 @@ import type { VerifiedPoints } from '../db/points.ts'
 import { certificateDate } from '../feeds/certificate-pdf.ts'
 import { printedCode } from '../feeds/secrets.ts'
 import { KIND_LABELS } from '../feeds/transcript-pdf.ts'
-import { escapeHtml, verifyDocument } from './verify-document.ts'
+import { escapeHtml, rows, verifyDocument } from './verify-document.ts'
 
-export function verifiedPointsAnswer(accept: string, reply: FastifyReply, p: VerifiedPoints, chapter: string) {
+export function verifiedPointsAnswer(accept: string, reply: FastifyReply, p: VerifiedPoints, chapter: string, home: string) {
   reply.header('x-robots-tag', 'noindex').header('cache-control', 'public, max-age=300')
   if (/\bapplication\/json\b/.test(accept))
     return reply.type('application/json; charset=utf-8').send({
@@ -27,11 +27,14 @@ export function verifiedPointsAnswer(accept: string, reply: FastifyReply, p: Ver
         stands: p.stands,
       },
     })
-  return reply.status(200).type('text/html; charset=utf-8').send(pointsPage(p, chapter))
+  return reply
+    .status(200)
+    .type('text/html; charset=utf-8')
+    .send(pointsPage(p, chapter, home))
 }
 
-/** Plain HTML as the certificates' page (no script, no inline style); people's texts isolated in <bdi>. */
-function pointsPage(p: VerifiedPoints, chapter: string): string {
+/** HTML as the certificates' page (no script; the style allowed by its hash); people's texts isolated in <bdi>. */
+function pointsPage(p: VerifiedPoints, chapter: string, home: string): string {
   const title = p.stands ? 'Activity points verified' : 'Activity points withdrawn'
   const lead = p.stands
     ? `<p>This entry of an activity points transcript is genuine and stands today. It was recorded by the ${escapeHtml(chapter)} from the door’s check-ins, the event’s roles and its winners.</p>`
@@ -40,15 +43,16 @@ function pointsPage(p: VerifiedPoints, chapter: string): string {
     title,
     `<h1>${title}</h1>
 ${lead}
-<dl>
-<dt>Name</dt><dd><bdi>${escapeHtml(p.name)}</bdi></dd>
-<dt>Event</dt><dd><bdi>${escapeHtml(p.event)}</bdi></dd>
-<dt>Organised by</dt><dd><bdi>${escapeHtml(p.council)}</bdi></dd>
-<dt>Date</dt><dd>${escapeHtml(certificateDate(p.dates))}</dd>
-<dt>Category</dt><dd><bdi>${escapeHtml(p.category)}</bdi></dd>
-<dt>Role</dt><dd>${escapeHtml(KIND_LABELS[p.role])}</dd>
-<dt>Points</dt><dd>${p.points}</dd>
-<dt>Verification code</dt><dd>${escapeHtml(printedCode(p.code))}</dd>
-</dl>`,
+${rows([
+  ['Name', `<bdi>${escapeHtml(p.name)}</bdi>`],
+  ['Event', `<bdi>${escapeHtml(p.event)}</bdi>`],
+  ['Organised by', `<bdi>${escapeHtml(p.council)}</bdi>`],
+  ['Date', escapeHtml(certificateDate(p.dates))],
+  ['Category', `<bdi>${escapeHtml(p.category)}</bdi>`],
+  ['Role', escapeHtml(KIND_LABELS[p.role])],
+  ['Points', String(p.points)],
+  ['Verification code', escapeHtml(printedCode(p.code))],
+])}`,
+    { tone: p.stands ? 'genuine' : 'withdrawn', home },
   )
 }

@@ -19,7 +19,8 @@ export interface QueuedScan {
 }
 
 /** What the screen shows after a scan: the server's answer, or the list's (`offline: true`), with the ticket code read. */
-export type ShownAnswer = ScanResult & { offline?: boolean; code: string }
+/** `read`: the whole text read, a rotating code's time code and all (issue 37 item 7: the door's 'Code read' showed the ticket code alone). */
+export type ShownAnswer = ScanResult & { offline?: boolean; code: string; read?: string }
 
 /** A read: the text as it goes to the server, its ticket code (what the list is keyed by) and its time code. */
 export interface Read extends ScanRead {

@@ -38,10 +38,11 @@ export function homeSections(byState: EventsByState): HomeSection[] {
     .filter((e) => e.Participant !== false && e.Participant.ticket_collected)
     .map((e): HomeItem => ({ event: e, href: `/ticket/${e.id}` }))
 
+  // A ticket holder's card says 'View Ticket' (issue 37 item 7: it said 'RSVP Now'); the event page's button opens it.
   const trending = TRENDING_ORDER.flatMap((state) =>
     of(state)
       .filter((e) => e.parent_id === null)
-      .map((e): HomeItem => ({ ...plain(e), label: TRENDING_LABELS[state] })),
+      .map((e): HomeItem => ({ ...plain(e), label: e.Participant && e.Participant.ticket_collected ? 'View Ticket' : TRENDING_LABELS[state] })),
   )
 
   const sections: HomeSection[] = [

@@ -67,3 +67,14 @@ export const fromLocalInput = (value: string): string | null => (value ? `${valu
 
 /** IST, e.g. 'Fri, 21 Nov, 6:00 PM'. */
 export const formatMoment = (iso: string) => formatIST(iso, '{ddd}, {D} {MMM}, {h}:{mm} {A}')
+
+/**
+ * The console's line for the next move: 'Next: registration opens on Fri, 4 Dec, 6:00 PM', the state named only where
+ * the step's name does not already say it ('Next: event starts (Ongoing) on …'; issue 37 item 7: 'registration opens
+ * (Registration open)' said it twice).
+ */
+export function nextMoveText(next: NextMove): string {
+  const name = STATE_NAMES[next.state]
+  const said = name.split(' ')[0] === next.label.split(' ')[0]
+  return `Next: ${next.label.toLowerCase()}${said ? '' : ` (${name})`} on ${formatMoment(next.at)}`
+}

@@ -134,6 +134,7 @@ export const DoorModel = createModel(({ calls, session, storage, network }: Door
     moveToday()
     const shown = await queue.check(read, scan)
     if (!shown) return null
+    shown.read = read.text
     if (shown.result === 'CHECKED_IN' && !shown.reentry) lastCheckIn.value = { code: read.code, offline: !!shown.offline, scanId: scan.scan_id }
     notice.value = null
     answer.value = shown

@@ -284,3 +284,13 @@ export function buildEventDetail({ events, session }: { events: Pick<StartModels
 }
 
 export const { eventDetail, setParticipant } = buildEventDetail({ events, session })
+
+/**
+ * The ticket this phone has just given to a friend (issue 37 item 7): its event and the friend's e-mail, so the event
+ * page the giver lands on says so instead of offering the waitlist for the place they gave away. For this visit only.
+ */
+const given = signal<{ id: number; to: string } | null>(null)
+export const givenAway: ReadonlySignal<{ id: number; to: string } | null> = given
+export const markGivenAway = action((id: number, to: string) => {
+  given.value = { id, to }
+})

@@ -215,6 +215,16 @@ describe('express mode', () => {
     expect(api.checkIns()).toEqual([`${CODES.kabir}-123456`])
   })
 
+  it('a refused read shows the whole text read, its time code included (issue 37 item 7)', async () => {
+    const { root } = await openDoor({ express: false })
+    await read(`${CODES.kabir}-123456`)
+    await shown(root, 'CHECKED_IN', CODES.kabir)
+    await click(getByText(root, 'Next ticket', 'button'))
+    await read(`${CODES.kabir}-654321`)
+    const red = await shown(root, 'ALREADY_CHECKED_IN', CODES.kabir)
+    expect(red.textContent).toContain(`Code read: ${CODES.kabir}-654321`)
+  })
+
   it('offline, the kept list decides: green with the door answers the list carries, the scan queued', async () => {
     const { root, api } = await openDoor({ express: true })
     network.set(false)

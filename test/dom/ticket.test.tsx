@@ -79,7 +79,10 @@ describe('ticket', () => {
       const expected = `1234567890123456-${await timeCode(secret, stepOf(server))}`
       await waitFor(() => expect(root.querySelector('svg[role=img]')?.getAttribute('aria-label')).toBe(`Ticket barcode: ${expected}`))
       expect(root.querySelector('figcaption')!.textContent).toBe(expected)
-      expect(getByText(root, 'The code changes every 30 seconds: a screenshot will not get you in.')).toBeTruthy()
+      // The sentence, and the seconds to the next change by the server's clock (issue 37 item 3): the middle of a step.
+      expect(getByText(root, 'New code in 15 s').parentElement!.textContent).toBe(
+        'The code changes every 30 seconds: a screenshot will not get you in. New code in 15 s',
+      )
     } finally {
       localStorage.removeItem('serverClock')
       vi.useRealTimers()

@@ -275,6 +275,10 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
   const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Arjun Student/ }) })
   await expect(row).toBeVisible({ timeout: 15_000 })
   await expect(page.getByRole('columnheader', { name: 'GitHub profile' })).toBeVisible()
+  // The table says it scrolls sideways, before it and as the region's description (issue 37 item 7).
+  await expect(page.getByRole('region', { name: 'Participants table' })).toHaveAccessibleDescription(
+    'The table scrolls sideways: swipe it to see every column.',
+  )
   await expect(row.getByRole('cell', { name: 'https://github.com/arjun' })).toBeVisible()
   await page.getByLabel(/Search by name/).fill('nobody-like-this')
   await expect(page.getByText('0 of 1 registered')).toBeVisible()
@@ -357,6 +361,18 @@ test.describe('on a 390 px phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await expect(page.getByLabel('Smallest team', { exact: true })).toBeVisible()
     await expect(page.getByText(/min_ppt|ma_ppt/)).toHaveCount(0)
+    // Issue 37 item 7: the schedule's rule is said before any error, and described on each of its fields.
+    await expect(page.getByText(/at least a minute after the one above it \(Tickets open after Registration closes\)/)).toBeVisible()
+    await expect(page.getByLabel('Tickets open', { exact: true })).toHaveAccessibleDescription(/at least a minute after/)
+    // Every checkbox of the editor the large tappable kind: 24 px, in a row at least 44 px high, however long its label.
+    const boxes = await page
+      .locator('input[type="checkbox"]')
+      .evaluateAll((inputs) => inputs.map((i) => [i.getBoundingClientRect().width, (i.closest('label') as HTMLElement).getBoundingClientRect().height]))
+    expect(boxes.length).toBeGreaterThan(2)
+    for (const [width, row] of boxes) {
+      expect(width).toBeGreaterThanOrEqual(24)
+      expect(row).toBeGreaterThanOrEqual(44)
+    }
     await page.getByRole('button', { name: 'Create draft' }).click()
     const nameBox = page.getByLabel('Name', { exact: true })
     await expect(nameBox).toBeFocused()

@@ -122,6 +122,8 @@ test('points set in the console, a check-in, a winner marked in the console, the
   await panel.getByRole('button', { name: 'Mark as winner' }).click()
   await expect(panel.getByRole('listitem').filter({ hasText: 'First place' })).toContainText('Ananya Sharma')
   await expect(panel.getByRole('listitem').filter({ hasText: 'winner' })).toContainText('5')
+  // Marked, the winner leaves the picker (issue 37 item 7): the list above is where a winner is unmarked.
+  await expect(pick.locator('option', { hasText: 'Ananya Sharma' })).toHaveCount(0)
   await expectNoSeriousViolations(page, 'Event points and winners')
 
   // 4. The student's Profile shows the points: 10 for attending and 5 as the winner.

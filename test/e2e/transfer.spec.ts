@@ -30,7 +30,8 @@ test.beforeAll(async () => {
   bela = await newStudent(server.url, 'Bela Iyer')
   volunteer = await newStudent(server.url, 'Dev Volunteer')
   // The organiser's part, with the server stopped (the embedded database is single-process): an individual event
-  // with tickets open first come, first served (no draw window), both students registered, the volunteer at its door.
+  // with tickets open first come, first served (no draw window) and one place left, both students registered, the
+  // volunteer at its door. Arjun's claim sells it out, so his page after giving it away could offer the waitlist.
   server = await moveEvents(server, [], async (dir) => {
     const [row] = await query(dir, `SELECT id, name FROM events WHERE ma_ppt = 1 AND state <> 'DRAFT' AND parent_id IS NULL ORDER BY id LIMIT 1`)
     eventId = Number(row.id)
@@ -38,7 +39,7 @@ test.beforeAll(async () => {
     await query(dir, `INSERT INTO participants (event_id, user_id) VALUES (${eventId}, ${arjun.id}), (${eventId}, ${bela.id}) ON CONFLICT DO NOTHING`)
     await query(
       dir,
-      `UPDATE events SET fair_window_seconds = 0, fair_draw_at = NULL, state = 'TICKET_OPEN', is_ticket_feature_enabled = true, ticket_count = tickets_sold + 5 WHERE id = ${eventId}`,
+      `UPDATE events SET fair_window_seconds = 0, fair_draw_at = NULL, state = 'TICKET_OPEN', is_ticket_feature_enabled = true, ticket_count = tickets_sold + 1 WHERE id = ${eventId}`,
     )
     await query(dir, `INSERT INTO event_staff (event_id, user_id) VALUES (${eventId}, ${volunteer.id})`)
   })
@@ -72,19 +73,23 @@ test('a ticket given to a friend: the old code stops at the door, the friend’s
   const field = arjunPage.getByLabel('Friend’s e-mail')
   await field.fill('nobody.here@example.edu')
   await arjunPage.getByRole('button', { name: 'Give ticket' }).click()
-  await arjunPage.getByRole('dialog', { name: 'Give your ticket away?' }).getByRole('button', { name: 'Confirm' }).click()
+  // The dialog names the friend it gives to (issue 37 item 7).
+  await arjunPage.getByRole('dialog', { name: 'Give your ticket to nobody.here@example.edu?' }).getByRole('button', { name: 'Confirm' }).click()
   // One answer for whoever cannot receive it (issue 36 item 5): an e-mail's account is not told apart.
   await expect(arjunPage.getByRole('alert').filter({ hasText: 'Your friend cannot receive this ticket.' })).toBeVisible()
   await expect(field).toHaveAttribute('aria-invalid', 'true')
 
   await field.fill(bela.email)
   await arjunPage.getByRole('button', { name: 'Give ticket' }).click()
-  const dialog = arjunPage.getByRole('dialog', { name: 'Give your ticket away?' })
+  const dialog = arjunPage.getByRole('dialog', { name: `Give your ticket to ${bela.email}?` })
   await expect(dialog).toContainText(bela.email)
   await dialog.getByRole('button', { name: 'Confirm' }).click()
   await expect(arjunPage).toHaveURL(new RegExp(`/event-details/${eventId}$`))
   await expect(arjunPage.getByText('Your ticket is now Bela Iyer’s')).toBeVisible()
   await expect(arjunPage.getByRole('link', { name: 'View Ticket' })).toHaveCount(0)
+  // The giver is told where the ticket went, not offered the waitlist for the place just given (issue 37 item 7).
+  await expect(arjunPage.getByRole('status').filter({ hasText: `You gave your ticket to ${bela.email}.` })).toBeVisible()
+  await expect(arjunPage.getByRole('button', { name: 'Join the waitlist' })).toHaveCount(0)
 
   // Bela's phone: the ticket with a new code.
   const newCode = (await mustCall(server.url, bela.accessToken, `/event/p/get/${eventId}`, {})).event.Participant.ticket_code as string

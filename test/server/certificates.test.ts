@@ -123,7 +123,8 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
     expect(text).toContain('20–21 November 2026')
     const code = /Verification code: ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec(text)?.[1]
     expect(code).toBeDefined()
-    expect(text).toContain(`http://app.test/api/v1/verify/${code}`)
+    // The short address (issue 37 item 1), the public page beside the app, not the API's path.
+    expect(text).toContain(`Check it at http://app.test/verify/${code}`)
     console.log(`certificate: ${ms.toFixed(0)} ms for the first download (code made), ${res.rawPayload.length} bytes, on ${kind}`)
     // Latin-1 text: the standard fonts alone, nothing embedded.
     expect((await pdfFonts(res.rawPayload)).map((f) => f.name)).toEqual(['/Helvetica', '/Helvetica-Bold'])
@@ -287,7 +288,7 @@ describe.each(DB_KINDS)('certificates on %s', (kind) => {
     for (const code of ['ZZZZZ-ZZZZZ', 'nope', '%3Cscript%3E']) {
       const page = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
       expect(page.statusCode).toBe(404)
-      expect(page.body).toContain('Unknown certificate')
+      expect(page.body).toContain('Unknown verification code')
       expect(page.body).not.toContain('<script>')
       for (const accept of ['application/json', undefined]) {
         const json = await t.app.inject({ method: 'GET', url: `/api/v1/verify/${code}`, headers: accept ? { accept } : {} })

@@ -62,6 +62,25 @@ describe.each(DB_KINDS)('multi-day events and re-entry at the door on %s', (kind
     expect(await checkedInOf(t, w.codes[0])).toEqual({ at: new Date('2026-11-27T18:30:00.000Z'), gate: 'South' })
   })
 
+  it('the ticket holder’s event detail says the days the door admitted the ticket on (issue 37 item 3); a single-day event says nothing new', async () => {
+    const w = await fest()
+    const detail = async (who: { auth: { authorization: string } }) =>
+      (await t.app.inject({ method: 'POST', url: `/api/v1/event/p/get/${w.eventId}`, headers: who.auth, payload: {} })).json().event.Participant
+    expect((await detail(w.people[0])).days_used).toEqual([])
+    await scanAt(w, ist('2026-11-28T11:00:00'), w.codes[0])
+    await scanAt(w, ist('2026-11-27T11:00:00'), w.codes[0])
+    expect((await detail(w.people[0])).days_used).toEqual(['2026-11-27', '2026-11-28'])
+    // Another holder's days are theirs; a registration without a ticket, and a single-day event, carry no days.
+    expect((await detail(w.people[1])).days_used).toEqual([])
+    expect('days_used' in (await detail(w.registered))).toBe(false)
+    const single = await fest(['2026-11-27T10:00:00+05:30'])
+    await scanAt(single, ist('2026-11-27T11:00:00'), single.codes[0])
+    const one = (await t.app.inject({ method: 'POST', url: `/api/v1/event/p/get/${single.eventId}`, headers: single.people[0].auth, payload: {} })).json().event
+      .Participant
+    expect(one.checked_in_at).not.toBeNull()
+    expect('days_used' in one).toBe(false)
+  })
+
   it('a single-day event admits once in all, whatever day the scans come on (the door as before)', async () => {
     const w = await fest(['2026-11-27T10:00:00+05:30'])
     expect((await scanAt(w, ist('2026-11-27T23:59:59'), w.codes[0])).result).toBe('CHECKED_IN')

@@ -407,6 +407,8 @@ describe.each(DB_KINDS)('activity points on %s', (kind) => {
     expect(text).toContain('Activity points: 10 of 100')
     const codes = [...text.matchAll(/\b([0-9A-Z]{5}-[0-9A-Z]{5})\b/g)].map((m) => m[1])
     expect(codes).toHaveLength(1)
+    // The short address (issue 37 item 1), not the API's path.
+    expect(text).toContain('Check any code at http://app.test/verify/CODE')
     // The same code on the next download.
     const again = await pdfText((await t.app.inject({ method: 'GET', url: '/api/v1/user/p/points/transcript.pdf', headers: w.people[0].auth })).rawPayload)
     expect(again).toContain(codes[0])

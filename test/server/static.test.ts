@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inlineStyleHashes } from '../../server/plugins/security-headers.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 describe('static files of the built app', () => {
@@ -56,6 +57,27 @@ describe('static files of the built app', () => {
     expect(docs.body).toMatch(/swagger/i)
     const doc = await get('/api/v1/openapi.json')
     expect(doc.json().openapi).toBe('3.1.0')
+  })
+
+  it('the short verify address (issue 37 item 1) is the server’s public page, never the app’s index.html; JSON when asked', async () => {
+    for (const code of ['ZZZZZ-ZZZZZ', 'zzzzzzzzzz', '%3Cscript%3E']) {
+      const page = await t.app.inject({ method: 'GET', url: `/verify/${code}`, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
+      expect(page.statusCode).toBe(404)
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(page.body).not.toContain('<div id="app">')
+      expect(page.body).toContain('<h1>Unknown verification code</h1>')
+      expect(page.body).toContain('<a class="open" href="http://app.test/">Open CSI Events</a>')
+      expect(page.body).not.toMatch(/<script/i)
+      // Its own policy: no script, and its one style block allowed by that block's hash.
+      const policy = String(page.headers['content-security-policy'])
+      expect(policy).toContain("default-src 'none'")
+      expect(policy).toContain(`style-src ${inlineStyleHashes(page.body).join(' ')}`)
+      const json = await t.app.inject({ method: 'GET', url: `/verify/${code}`, headers: { accept: 'application/json' } })
+      expect(json.statusCode).toBe(404)
+      expect(json.json()).toEqual({ error: true, message: 'No certificate has this code.', code: 'UNKNOWN_CERTIFICATE' })
+    }
+    // Not the app's route either: with a trailing part it is the app's (no such screen), as before.
+    expect((await get('/verify')).body).toContain('<div id="app">')
   })
 
   it.each(['/.vite/manifest.json', '/assets/missing-000.js', '/../package.json', '/%2e%2e/package.json'])(

@@ -62,7 +62,10 @@ test.each([
 })
 
 test.each([
-  ['Seminar Hall, Block B', ['Seminar', 'Hall, Block B']],
+  // The bold name ends at the comma (issue 37 item 7), not after the first word.
+  ['Seminar Hall, Block B', ['Seminar Hall,', 'Block B']],
+  ['Main Auditorium, Block A, 2nd floor', ['Main Auditorium,', 'Block A, 2nd floor']],
+  ['Seminar Hall ,Block B', ['Seminar Hall ,', 'Block B']],
   ['Auditorium', ['Auditorium', '']],
   ['  Room   204  ', ['Room', '204']],
   ['', ['', '']],

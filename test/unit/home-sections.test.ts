@@ -73,6 +73,17 @@ describe('Trending', () => {
     ])
   })
 
+  test('a ticket holder’s card says View Ticket, not RSVP Now (issue 37 item 7)', () => {
+    const mine = ev('TICKET_OPEN', ticket)
+    const registered = ev('TICKET_OPEN', noTicket)
+    const on = ev('ONGOING', ticket)
+    expect(section(grouped([mine, registered, on]), 'Trending Events')!.items.map((i) => [i.event.id, i.label, i.href])).toEqual([
+      [mine.id, 'View Ticket', `/event-details/${mine.id}`],
+      [registered.id, 'RSVP Now', `/event-details/${registered.id}`],
+      [on.id, 'View Ticket', `/event-details/${on.id}`],
+    ])
+  })
+
   test.each(['REGISTRATION_CLOSED', 'TICKET_CLOSED', 'COMPLETED'] as const)('%s is never trending', (state) => {
     expect(section(grouped([ev(state)]), 'Trending Events')).toBeUndefined()
   })

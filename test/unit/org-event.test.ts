@@ -1,6 +1,6 @@
 // The organiser console's pure decisions (src/lib/org-event.ts), row by row.
 import { describe, expect, it } from 'vitest'
-import { EMPTY_SCHEDULE, fromLocalInput, nextMove, toLocalInput } from '../../src/lib/org-event.ts'
+import { EMPTY_SCHEDULE, fromLocalInput, nextMove, nextMoveText, toLocalInput } from '../../src/lib/org-event.ts'
 import { csvFileName, matchesSearch, ratingBars, teamsOf, type ParticipantRow } from '../../src/lib/participants.ts'
 import { STUDENTS_SEE } from '../../src/lib/state-moves.ts'
 import { ALL_EVENT_STATES } from '../../contract/constants.ts'
@@ -103,5 +103,18 @@ describe('ratings and export', () => {
   it('names the CSV after the event in safe characters', () => {
     expect(csvFileName('Hack, "KJSCE" 2026!', 12)).toBe('Hack-KJSCE-2026-12-participants.csv')
     expect(csvFileName('***', 3)).toBe('event-3-participants.csv')
+  })
+})
+
+describe('the console’s next move, said once (issue 37 item 7)', () => {
+  it.each([
+    ['REGISTRATION_OPEN', 'Registration opens', 'Next: registration opens on Fri, 4 Dec, 6:00 PM'],
+    ['REGISTRATION_CLOSED', 'Registration closes', 'Next: registration closes on Fri, 4 Dec, 6:00 PM'],
+    ['TICKET_OPEN', 'Tickets open', 'Next: tickets open on Fri, 4 Dec, 6:00 PM'],
+    ['TICKET_CLOSED', 'Tickets close', 'Next: tickets close on Fri, 4 Dec, 6:00 PM'],
+    ['ONGOING', 'Event starts', 'Next: event starts (Ongoing) on Fri, 4 Dec, 6:00 PM'],
+    ['COMPLETED', 'Event ends', 'Next: event ends (Completed) on Fri, 4 Dec, 6:00 PM'],
+  ] as const)('%s: %s', (state, label, text) => {
+    expect(nextMoveText({ state, label, at: '2026-12-04T18:00:00+05:30' })).toBe(text)
   })
 })

@@ -1,4 +1,4 @@
-// scripts/vite/file-names.ts: the build's names hold any number of chunks (six characters of chunk hash stop at 64),
+// scripts/vite/file-names.ts: the build's names hold any number of chunks (six hex characters of chunk hash stop at 16),
 // and every file under /assets/ is hashed (the server and the service worker treat all of /assets/ as immutable).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -33,9 +33,9 @@ test(`${SCREENS} lazy chunks build, every file under assets/ with its hash`, asy
   const files = output.map((o) => o.fileName).filter((f) => f.startsWith('assets/'))
   expect(files.filter((f) => f.endsWith('.js'))).toHaveLength(SCREENS + 1)
   expect(files.filter((f) => f.endsWith('.css'))).toHaveLength(SCREENS)
-  for (const file of files) expect(file).toMatch(/^assets\/(c-[\w-]{7}\.js|index-[\w-]{8}\.js|s-[\w-]{6}\.css)$/)
+  for (const file of files) expect(file).toMatch(/^assets\/(c-[0-9a-f]{8}\.js|index-[0-9a-f]{8}\.js|s-[0-9a-f]{8}\.css)$/)
 }, 30_000)
 
-test('six characters of chunk hash would not hold them (what the seventh fixes)', async () => {
+test('six hex characters of chunk hash would not hold them (seven would; the build uses eight)', async () => {
   await expect(bundle({ ...fileNames, chunkFileNames: 'assets/c-[hash:6].js' })).rejects.toThrow(/minimum hash size of 7/)
 }, 30_000)

@@ -120,7 +120,7 @@ function Answer({ door, shown }: { door: Door; shown: ShownAnswer }) {
         shown.result === 'NOT_INSIDE' ||
         shown.result === 'EXPIRED_CODE') && <p class={s.reason}>{shown.message}</p>}
       {shown.result === 'CHECKED_IN' && shown.reentry && <p class={s.reason}>Back in (re-entry)</p>}
-      {!yes && <p class={s.small}>Code read: {shown.code}</p>}
+      {!yes && <p class={s.small}>Code read: {shown.read}</p>}
       {shown.offline && <p class={s.small}>Checked offline against the ticket list</p>}
       <div class={s.answerActions}>
         {shown.result === 'CHECKED_IN' && door.lastCheckIn.value?.code === shown.code && (

@@ -8,7 +8,7 @@ import { ConfirmModal } from '../../components/modal/index.tsx'
 import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatTime } from '../../lib/date-formats.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
+import { eventDetail, givenAway } from '../../stores/event-detail.ts'
 import { joinWaitlist, releaseTicket } from '../../stores/give-back.ts'
 import { push } from '../../stores/push.ts'
 import s from './waitlist.module.css'
@@ -92,6 +92,14 @@ export function WaitlistPanel({ event }: { event: EventDetail }) {
         <button type="button" class="button button-secondary" disabled={busy} onClick={() => run(() => joinWaitlist(false))}>
           Leave the waitlist
         </button>
+      </div>
+    )
+  }
+  // Just given to a friend on this phone (issue 37 item 7): not offered the waitlist for the place given away.
+  if (givenAway.value?.id === event.id) {
+    return (
+      <div class={s.waitlist}>
+        <p role="status">You gave your ticket to {givenAway.value.to}.</p>
       </div>
     )
   }

@@ -190,13 +190,18 @@ export function ScheduleSection({ fields }: { fields: Fields }) {
   return (
     <fieldset class="m-card">
       <legend>Schedule (IST)</legend>
-      <p class="m-muted">At each time the event moves on by itself. Leave a step empty to move it by hand.</p>
+      {/* The rule said before it is broken (issue 37 item 7): the error came first. */}
+      <p class="m-muted" id="schedule-hint">
+        At each time the event moves on by itself. Each step must be at least a minute after the one above it (Tickets open after Registration closes). Leave a
+        step empty to move it by hand.
+      </p>
       {SCHEDULE_STEPS.map((step) => (
         <div class="m-field" key={step.key}>
           <label for={`f-${step.key}`}>{step.label}</label>
           <input
             id={`f-${step.key}`}
             type="datetime-local"
+            aria-describedby="schedule-hint"
             value={form.schedule[step.key]}
             onInput={(e) => set('schedule', { ...form.schedule, [step.key]: e.currentTarget.value })}
             onBlur={() => touch('schedule')}

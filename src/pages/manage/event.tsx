@@ -8,7 +8,7 @@ import type { OrgEvent } from '../../../contract/types.ts'
 import { ConfirmModal } from '../../components/modal/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { formatMoment, nextMove, SCHEDULE_STEPS, STATE_NAMES } from '../../lib/org-event.ts'
+import { formatMoment, nextMove, nextMoveText, SCHEDULE_STEPS, STATE_NAMES } from '../../lib/org-event.ts'
 import { STUDENTS_SEE } from '../../lib/state-moves.ts'
 import { org } from '../../stores/org.ts'
 import { Counts } from './counts.tsx'
@@ -43,7 +43,7 @@ function StateControl({ event }: { event: OrgEvent }) {
       </p>
       <p>
         {next
-          ? `Next: ${next.label.toLowerCase()} (${STATE_NAMES[next.state]}) on ${formatMoment(next.at)}`
+          ? nextMoveText(next)
           : event.state === 'DRAFT'
             ? 'A draft never moves by itself: publish it (Upcoming or later) for the schedule to run.'
             : 'No scheduled move ahead.'}

@@ -99,7 +99,8 @@ export default function PointsPanel({ event }: { event: OrgEvent }) {
             <select id="w-pick" value={pick} onChange={(e) => setPick(e.currentTarget.value)}>
               <option value="">Choose a participant</option>
               {people
-                .filter((p) => p.waitlist_position === null)
+                // A winner already marked is not offered again (issue 37 item 7): the list above is where they are changed.
+                .filter((p) => p.waitlist_position === null && !winners.some((w) => w.user.id === p.user.id))
                 .map((p) => (
                   <option key={p.user.id} value={p.user.id}>
                     {p.user.name} ({p.user.email})

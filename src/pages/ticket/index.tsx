@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { EventNotFound, LoadOrRetry } from '../../components/load-or-retry/index.tsx'
-import { formatIST } from '../../lib/dates.ts'
+import { formatDate, formatIST } from '../../lib/dates.ts'
+import { splitVenue } from '../../lib/venue.ts'
 import { noteServerTime } from '../../lib/server-clock.ts'
 import { offline } from '../../stores/connection.ts'
 import { eventDetail } from '../../stores/event-detail.ts'
@@ -56,6 +57,10 @@ export default function Ticket() {
 
   const user = session.user.value
   const image = event.event_page_image_url || event.banner_url
+  const first = event.dates[0]
+  const [venueHead, venueRest] = splitVenue(event.venue)
+  // A multi-day event (issue 37 item 3): each IST day the ticket admits, by its first date, and whether it was used.
+  const days = p.days_used ? [...new Map(event.dates.map((d) => [formatIST(d, '{YYYY}-{MM}-{DD}'), d])).entries()].sort() : []
   return (
     <article class={s.ticket}>
       {backButton}
@@ -64,6 +69,22 @@ export default function Ticket() {
         <h1 class={s.name}>{event.name}</h1>
         <p class={s.muted}>{event.description}</p>
         <dl class={s.facts}>
+          {first && (
+            <div class={s.wide}>
+              <dt>When</dt>
+              <dd>
+                {formatDate(first)}, {formatIST(first, '{h}:{mm} {A}')}
+              </dd>
+            </div>
+          )}
+          {event.venue && (
+            <div class={`${s.wide} ${s.venue}`}>
+              <dt>Where</dt>
+              <dd>
+                <strong>{venueHead}</strong> {venueRest}
+              </dd>
+            </div>
+          )}
           <div>
             <dt>Organiser</dt>
             <dd>{event.organizer.name}</dd>
@@ -83,6 +104,19 @@ export default function Ticket() {
             </div>
           )}
         </dl>
+        {days.length > 1 && (
+          <>
+            <h2 class={s.daysHead}>Admits on {days.length} days</h2>
+            <ul class={s.days}>
+              {days.map(([day, at]) => (
+                <li key={day}>
+                  {formatDate(at)}
+                  <span>{p.days_used!.includes(day) ? 'Used' : 'Not used yet'}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
         {p.checked_in_at && (
           <p class={s.checkedIn} role="status">
             Checked in at {formatIST(p.checked_in_at, '{h}:{mm} {A}')}

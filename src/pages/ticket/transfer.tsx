@@ -62,8 +62,8 @@ export default function TransferForm({ eventId }: { eventId: number }) {
         Give ticket
       </button>
       {confirming && (
-        <ConfirmModal title="Give your ticket away?" busy={busy} onCancel={() => setConfirming(false)} onConfirm={give}>
-          <p>The ticket goes to {email.trim()} with a new code, and the code on this phone stops working at once. You cannot undo this.</p>
+        <ConfirmModal title={`Give your ticket to ${email.trim()}?`} busy={busy} onCancel={() => setConfirming(false)} onConfirm={give}>
+          <p>Your friend gets the ticket with a new code, and the code on this phone stops working at once. You cannot undo this.</p>
         </ConfirmModal>
       )}
     </form>
