@@ -72,3 +72,22 @@ describe('a place held for the waitlist', () => {
     expect(refresh).toHaveBeenCalledTimes(2)
   })
 })
+
+describe('giving back a paid ticket (issue 35 item 4)', () => {
+  type Payment = NonNullable<ReturnType<typeof participant>['payment']>
+  const holder = (payment: Payment | null) => open({ Participant: participant({ ticket_collected: true, ticket_code: '4006381333931234', payment }) })
+  const confirmText = (e: EventDetail) => {
+    panel(e)
+    act(() => (box.querySelector('button') as HTMLButtonElement).click())
+    return box.textContent ?? ''
+  }
+  const paid: Payment = { status: 'PAID', amount: 30_000, method: 'UPI', pay_by: UNTIL, paid_at: UNTIL, receipt: 'R-001001', reference: 'CE1' }
+
+  it('the confirmation says the fee comes back on a paid ticket', () => {
+    expect(confirmText(holder(paid))).toContain('Your ₹300 is refunded to you.')
+  })
+
+  it('and says nothing of money on a free ticket', () => {
+    expect(confirmText(holder(null))).not.toContain('refunded')
+  })
+})

@@ -27,7 +27,7 @@ describe.each(DB_KINDS)('paid events: refunds and cancel on %s', (kind) => {
         RAZORPAY_WEBHOOK_SECRET: standin.webhookSecret,
         RAZORPAY_API_URL: standin.url,
       },
-      app: { paymentsIntervalMs: false, aroundIntervalMs: false, scheduler: false, gatewayTimeoutMs: 1_000 },
+      app: { paymentsIntervalMs: false, aroundIntervalMs: false, scheduler: false, gatewayTimeoutMs: 10_000 },
     })
     standin.webhookUrl = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/api/v1/payments/razorpay/webhook`
   }, 60_000)
@@ -292,6 +292,24 @@ describe.each(DB_KINDS)('paid events: refunds and cancel on %s', (kind) => {
     expect((await call('/org/p/event/cancel', { event_id: eventId }, students[0].auth)).status).toBe(403)
   })
 
+  it('the organiser refunds a paid registration (an event without tickets): the registration is dropped, the payment waits for its refund', async () => {
+    const { eventId, organiser } = await paidEvent({ students: 0 })
+    await t.database.db.execute(sql`UPDATE events SET state = 'REGISTRATION_OPEN', is_ticket_feature_enabled = false WHERE id = ${eventId}`)
+    const s = await t.student()
+    const held = await call('/event/p/register-for-event', { event_id: eventId }, s.auth)
+    expect(held.body.result, JSON.stringify(held.body)).toBe('PAYMENT_PENDING')
+    const id = await paymentIdOf(eventId, s)
+    expect(await t.app.paymentsRepository.settle(id, { method: 'DESK', amount: 20_000, ref: `desk:${id}`, deskMode: 'CASH' })).toMatchObject({ ok: true })
+    const res = await call('/org/p/payment/refund', { payment_id: id }, organiser.auth)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.payment).toMatchObject({ status: 'REFUND_PENDING', method: 'DESK' })
+    expect(rowsOf(await t.database.db.execute(sql`SELECT count(*)::int AS n FROM participants WHERE event_id = ${eventId} AND user_id = ${s.id}`))).toEqual([
+      { n: 0 },
+    ])
+    expect((await call('/org/p/payment/refunded', { payment_id: id }, organiser.auth)).body.payment.status).toBe('REFUNDED')
+    expect(await moneyAddsUp(eventId)).toMatchObject({ captured: 20_000, refunded: 20_000, paid: 0 })
+  })
+
   it('a free event cannot be cancelled for refunds (NOT_PAID_EVENT)', async () => {
     const { eventId, organiser } = await paidEvent({ students: 0 })
     await t.database.db.execute(sql`UPDATE events SET fee = 0 WHERE id = ${eventId}`)
@@ -321,7 +339,7 @@ describe.each(DB_KINDS)('paid events: refunds and cancel on %s', (kind) => {
       paymentsIntervalMs: false,
       aroundIntervalMs: false,
       scheduler: false,
-      gatewayTimeoutMs: 1_000,
+      gatewayTimeoutMs: 10_000,
     })
     await other.ready()
     try {
