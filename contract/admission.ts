@@ -1,5 +1,5 @@
 // Who the door lets in, per day (issue 25 item 3): the one home of the rule, used by the server's check-in, check-out
-// and sync (server/db/door.ts) and by the door's offline check (src/lib/door-list.ts), so both decide alike. Pure: no
+// and sync (server/db/door/door.ts) and by the door's offline check (src/lib/door-list.ts), so both decide alike. Pure: no
 // zod, no DOM, nothing of either side.
 //
 // - A ticket admits once per event day: the Asia/Kolkata (IST) day of each of the event's `dates`. A single-day event

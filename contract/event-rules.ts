@@ -1,7 +1,7 @@
 // An event's cross-field rules (issue 23 item 3): the rules that tie one field of an event to another, or a save to
 // the event as stored, each written once, as plain functions over the event's input value. No zod and no I/O here:
 // the contract's schema refines with them (contract/org.ts: eventInput, eventSaveBody, scheduleInput,
-// questionInput), the repository's save decides with them against the stored event (server/db/org-events.ts), and
+// questionInput), the repository's save decides with them against the stored event (server/db/org/events.ts), and
 // the console's editor checks its form with them (src/pages/manage/rules.ts, a staff chunk that carries no zod).
 // Each rule answers the contract's words (the message a 400 carries, the field it names) or, for a rule against the
 // stored event, the repository's refusal (server/db/outcomes.ts), which server/routes/outcomes.ts turns into HTTP.

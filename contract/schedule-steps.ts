@@ -3,7 +3,7 @@
 
 /**
  * The schedule's steps in the order they happen, each with the state it starts: the one list the contract's schema and
- * rules (contract/org.ts, contract/event-rules.ts), the scheduler (server/db/schedule.ts) and the console
+ * rules (contract/org.ts, contract/event-rules.ts), the scheduler (server/db/events/schedule.ts) and the console
  * (src/lib/org-event.ts) read.
  */
 export const SCHEDULE_STEPS = [

@@ -1,5 +1,5 @@
 // The door's side of the ticket's time code (issue 25 item 1; the code itself: ./time-code.ts), shared by the door's
-// offline check (src/lib/door-time-check.ts) and the server's (server/db/time-codes.ts).
+// offline check (src/lib/door-time-check.ts) and the server's (server/db/door/time-codes.ts).
 import { stepOf, timeCode } from './time-code.ts'
 
 /** Said by the door (online, offline and at sync) for a time code outside the current step and one either side, or none. */

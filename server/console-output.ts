@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.ts'
-import type { ImportResult } from './db/catalogue.ts'
+import type { ImportResult } from './db/events/catalogue.ts'
 
 export type LogFormat = 'json' | 'pretty'
 

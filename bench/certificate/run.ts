@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { Certificate } from '../../server/db/feeds.ts'
+import type { Certificate } from '../../server/db/events/feeds.ts'
 import { certificatePdf, loadLogo } from '../../server/feeds/certificate-pdf.ts'
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 100))

@@ -2,7 +2,7 @@
 // database with DRAW_ENTRANTS (20,000) registered students, DRAW_EVENTS (4) ticketed events in TICKET_OPEN with
 // every student in the draw, DRAW_TICKETS (2,000) tickets each, and a push subscription for DRAW_PUSH_SHARE (0.1) of
 // the students (entrants written with their keys, as claims write them since migration 0013; DRAW_KEYS_AT_ENTRY=0
-// without); then each event's draw through the server's own code (server/db/fair.ts drawNow: one transaction,
+// without); then each event's draw through the server's own code (server/db/tickets/fair.ts drawNow: one transaction,
 // fair_draw()), timed as wall time and as the CPU time of the PostgreSQL backend that ran it (read from
 // /proc/<pid>/stat, so only where the database runs on this machine), with `uptime` beside each. Checked after each
 // draw: tickets_sold = holders = tickets, waitlist = entrants - tickets. To compare with an older fair_draw(), run
@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { sql as q } from 'drizzle-orm'
 import postgres from 'postgres'
-import { fairRepository } from '../../server/db/fair.ts'
+import { fairRepository } from '../../server/db/tickets/fair.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
 import { databases, median, uptime } from '../support.ts'

@@ -3,7 +3,7 @@
 // 1. The rush with the draw on: FAIR_ENTRANTS (20,000) registered students each claim once in the window (10% twice
 //    at once, a double tap), FAIR_CONCURRENCY (200) in flight: entries per second and latency (every answer must be
 //    200 IN_DRAW). Then the draw of those 20,000 for FAIR_TICKETS (2,000) tickets, timed in this process through the
-//    server's own code (server/db/fair.ts drawNow: one transaction, fair_draw() set-based), with the server stopped so
+//    server's own code (server/db/tickets/fair.ts drawNow: one transaction, fair_draw() set-based), with the server stopped so
 //    that its scheduler does not take the draw first; and FAIR_DRAWS more draws of 20,000 entrants seeded by SQL, for
 //    a median. Checked after each: tickets_sold = holders = tickets, waitlist = entrants - tickets, keys sorted.
 // 2. The fairness rounds: FAIR_STUDENTS (2,000) students, half behind a '3G' round trip (300 ms) and half behind
@@ -18,7 +18,7 @@ import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import postgres from 'postgres'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { fairRepository } from '../../server/db/fair.ts'
+import { fairRepository } from '../../server/db/tickets/fair.ts'
 import { openDatabase, schema } from '../../server/db/index.ts'
 import { databases, median, percentile, spawnServer, uptime } from '../support.ts'
 

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs'
 import { inArray } from 'drizzle-orm'
 import type { Db } from './index.ts'
 import { events, participants, users } from './schema.ts'
-import { newTicketCode } from './claims.ts'
-import { hasCouncils, importCatalogue, type ImportResult } from './catalogue.ts'
+import { newTicketCode } from './tickets/claims.ts'
+import { hasCouncils, importCatalogue, type ImportResult } from './events/catalogue.ts'
 
 /** The day (in Asia/Kolkata) that demo.json's dates were written around. */
 export const DEMO_ANCHOR = '2026-11-21'

@@ -27,7 +27,7 @@ export type Refusal =
   | 'refundAtGateway'
   | 'notPaidEvent'
   | 'webhookMismatch'
-  // The console's payments and the desk (server/db/payments-org.ts, server/db/desk.ts)
+  // The console's payments and the desk (server/db/payments/org.ts, server/db/payments/desk.ts)
   | 'notConfirmable'
   | 'deskKeyReused'
   | 'registrationNotOpen'
@@ -38,7 +38,7 @@ export type Refusal =
   | 'alreadyHasTicket'
   | 'soldOut'
   | 'teamIncomplete'
-  // A fair opening's draw still not run after a claim past draw_at ran it a few times (server/db/claims.ts)
+  // A fair opening's draw still not run after a claim past draw_at ran it a few times (server/db/tickets/claims.ts)
   | 'drawRunning'
   | 'notCompleted'
   | 'notParticipant'
@@ -60,7 +60,7 @@ export type Refusal =
   | 'userNotFound'
   | 'phoneTaken'
   | 'rollTaken'
-  // The organiser console (server/db/org.ts and its parts; the event rules of contract/event-rules.ts)
+  // The organiser console (server/db/org/org.ts and its parts; the event rules of contract/event-rules.ts)
   | 'notOrganiser'
   | 'adminOnly'
   | 'nameRequired'
@@ -86,7 +86,7 @@ export type Refusal =
   | 'notSoldOut'
   | 'notifyLimit'
   | 'notDoor'
-  // Ticket transfer (issue 25, server/db/transfers.ts)
+  // Ticket transfer (issue 25, server/db/tickets/transfers.ts)
   | 'transfersClosed'
   | 'ticketUsed'
   | 'transferLimit'
@@ -95,9 +95,9 @@ export type Refusal =
   | 'doorClosed'
   | 'scanIdReused'
   | 'unknownTicket'
-  // Push (server/db/push.ts)
+  // Push (server/db/people/push.ts)
   | 'endpointTaken'
-  // Uploads (server/db/uploads.ts)
+  // Uploads (server/db/events/uploads.ts)
   | 'uploadQuota'
   | 'notCheckedIn'
   | 'noTicketToRate'
@@ -105,7 +105,7 @@ export type Refusal =
   | 'certificateNotReady'
   | 'certificateNotCheckedIn'
   | 'certificateCodesExhausted'
-  // Activity points (server/db/points.ts)
+  // Activity points (server/db/points/points.ts)
   | 'pointsCategoryUnknown'
   | 'winnersAfterEvent'
   | 'winnerNotParticipant'

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 // pdf-lib (about 25 MB resident) is loaded at the first certificate, not at start (issue 15 item 6).
 import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib'
 import { TIME_ZONE } from '../../contract/constants.ts'
-import type { Certificate } from '../db/feeds.ts'
+import type { Certificate } from '../db/events/feeds.ts'
 import { printedCode } from './secrets.ts'
 
 /** The logo's bytes: from the built app (STATIC_DIR), else from public/ in a checkout; null when neither exists. */

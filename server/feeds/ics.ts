@@ -4,7 +4,7 @@
 // time in its daylight-saving gap moves an hour) unless luxon, moment or dayjs come too, keeps control characters
 // in TEXT, and still needs this VTIMEZONE; it was no faster (531 against 543 µs for 60 events).
 import { occurrences } from '../../contract/occurrences.ts'
-import type { FeedEvent } from '../db/feeds.ts'
+import type { FeedEvent } from '../db/events/feeds.ts'
 
 const IST_OFFSET_MS = 5.5 * 3_600_000
 const pad = (n: number) => String(n).padStart(2, '0')

@@ -6,7 +6,7 @@
 // rotating (a new nonce) kills the old URL. Certificate codes are random (10 characters of Crockford's base32,
 // about 50 bits) and stored, so a code stays the same however often the PDF is downloaded.
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto'
-import type { FeedKey } from '../db/feeds.ts'
+import type { FeedKey } from '../db/events/feeds.ts'
 
 export function feedSecrets(serverSecret: Uint8Array) {
   const key = createHash('sha256').update('calendar-feed:').update(serverSecret).digest()

@@ -4,7 +4,7 @@
 import type { Color, PDFFont, PDFPage } from 'pdf-lib'
 import { TIME_ZONE } from '../../contract/constants.ts'
 import type { PointKind } from '../../contract/points.ts'
-import type { Transcript } from '../db/points.ts'
+import type { Transcript } from '../db/points/points.ts'
 import { branchFromWire } from '../../contract/profile-options.ts'
 import { centred, certificateDate, latin, pdfLine, type Run, textWriter } from './certificate-pdf.ts'
 import { printedCode } from './secrets.ts'

@@ -4,9 +4,9 @@
 // several instances ticking together do each thing once. The tick is off every request's path.
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { pushRepository, type PushRepository } from '../db/push.ts'
-import { transfersRepository, type TransfersRepository } from '../db/transfers.ts'
-import { waitlistRepository, type WaitlistRepository } from '../db/waitlist.ts'
+import { pushRepository, type PushRepository } from '../db/people/push.ts'
+import { transfersRepository, type TransfersRepository } from '../db/tickets/transfers.ts'
+import { waitlistRepository, type WaitlistRepository } from '../db/tickets/waitlist.ts'
 import type { PushEndpoints } from '../push/endpoint.ts'
 import { pushSender, type PushSender } from '../push/sender.ts'
 import { loadVapid, type Vapid } from '../push/vapid.ts'

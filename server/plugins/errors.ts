@@ -6,7 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { errorBody, HttpError } from '../errors.ts'
-import { AttemptsUnavailable } from '../db/attempts.ts'
+import { AttemptsUnavailable } from '../db/people/attempts.ts'
 import { isDatabaseUnavailable } from '../db/outcomes.ts'
 
 /** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */

@@ -5,8 +5,8 @@
 // gateway. Each step takes its rows with a lease or FOR UPDATE SKIP LOCKED, so several instances do each thing once.
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { type PaymentRefundsRepository, paymentRefundsRepository } from '../db/payment-refunds.ts'
-import { type PaymentsRepository, paymentsRepository } from '../db/payments.ts'
+import { type PaymentRefundsRepository, paymentRefundsRepository } from '../db/payments/refunds.ts'
+import { type PaymentsRepository, paymentsRepository } from '../db/payments/payments.ts'
 import { GatewayError, type RazorpayApi, type RazorpaySettings, razorpayApi } from '../payments/razorpay.ts'
 
 export interface PaymentJobs {

@@ -2,24 +2,24 @@
 // database handle from server/db/, which know nothing of HTTP, decorated onto the app for the routes.
 import fp from 'fastify-plugin'
 import type { Database, Db } from '../db/index.ts'
-import { eventsRepository, type EventsRepository } from '../db/events.ts'
-import { claimsRepository, type ClaimsRepository } from '../db/claims.ts'
-import { teamsRepository, type TeamsRepository } from '../db/teams.ts'
-import { usersRepository, type UsersRepository } from '../db/users.ts'
-import { sessionsRepository, type SessionsRepository } from '../db/sessions.ts'
-import { councilsRepository, type CouncilsRepository } from '../db/councils.ts'
-import { rolesRepository, type RolesRepository } from '../db/roles.ts'
+import { eventsRepository, type EventsRepository } from '../db/events/events.ts'
+import { claimsRepository, type ClaimsRepository } from '../db/tickets/claims.ts'
+import { teamsRepository, type TeamsRepository } from '../db/teams/teams.ts'
+import { usersRepository, type UsersRepository } from '../db/people/users.ts'
+import { sessionsRepository, type SessionsRepository } from '../db/people/sessions.ts'
+import { councilsRepository, type CouncilsRepository } from '../db/events/councils.ts'
+import { rolesRepository, type RolesRepository } from '../db/people/roles.ts'
 import { auditRepository, type AuditRepository } from '../db/audit.ts'
-import { orgRepository, type OrgRepository } from '../db/org.ts'
-import { createLifecycle, type Lifecycle } from '../db/lifecycle.ts'
-import { doorRepository, type DoorRepository } from '../db/door.ts'
-import { JOIN_ATTEMPTS, TRANSFER_MISSES, databaseAttemptLimiter, type AttemptLimiter } from '../db/attempts.ts'
+import { orgRepository, type OrgRepository } from '../db/org/org.ts'
+import { createLifecycle, type Lifecycle } from '../db/events/lifecycle.ts'
+import { doorRepository, type DoorRepository } from '../db/door/door.ts'
+import { JOIN_ATTEMPTS, TRANSFER_MISSES, databaseAttemptLimiter, type AttemptLimiter } from '../db/people/attempts.ts'
 import { redisAttemptLimiter } from '../teams/redis-attempt-limiter.ts'
 import { randomInviteCode } from '../teams/invite-codes.ts'
-import { feedsRepository, type FeedsRepository } from '../db/feeds.ts'
-import { uploadsRepository, type UploadsRepository } from '../db/uploads.ts'
+import { feedsRepository, type FeedsRepository } from '../db/events/feeds.ts'
+import { uploadsRepository, type UploadsRepository } from '../db/events/uploads.ts'
 import { randomCertificateCode } from '../feeds/secrets.ts'
-import { pointsRepository, type PointsRepository } from '../db/points.ts'
+import { pointsRepository, type PointsRepository } from '../db/points/points.ts'
 import { fairDraws } from './scheduler.ts'
 
 declare module 'fastify' {
@@ -33,7 +33,7 @@ declare module 'fastify' {
     councilsRepository: CouncilsRepository
     rolesRepository: RolesRepository
     auditRepository: AuditRepository
-    /** Event state changes (manual and scheduled), for listeners: see server/db/lifecycle.ts. */
+    /** Event state changes (manual and scheduled), for listeners: see server/db/events/lifecycle.ts. */
     lifecycle: Lifecycle
     orgRepository: OrgRepository
     doorRepository: DoorRepository
@@ -63,7 +63,7 @@ export const repositories = [
     name: 'events-repository',
     dependencies: DB,
   }),
-  // A claim after a fair opening's draw_at runs the draw first (server/db/claims.ts): the draws come before it.
+  // A claim after a fair opening's draw_at runs the draw first (server/db/tickets/claims.ts): the draws come before it.
   fairDraws,
   fp(async (app) => void app.decorate('claimsRepository', claimsRepository(app.db, app.fairDraws.drawNow)), {
     name: 'claims-repository',

@@ -1,13 +1,13 @@
 // The scheduler (API.md Part 2 "Event lifecycle"): each instance runs it; every tick claims the due events with
-// `FOR UPDATE SKIP LOCKED` (server/db/schedule.ts), so each move happens exactly once across instances. It ticks at
+// `FOR UPDATE SKIP LOCKED` (server/db/events/schedule.ts), so each move happens exactly once across instances. It ticks at
 // start (catching up after downtime), every `intervalMs` (1 s), and at the next step's time when that comes sooner,
 // so a move lands within a few milliseconds of its minute. Each move is audited (actor 'scheduler') and told to the
-// lifecycle listeners (app.lifecycle.onStateChange, server/db/lifecycle.ts) after its transaction commits.
-// The same tick runs the fair openings' due draws (issue 24, server/db/fair.ts, through `fairDraws` below), each once
+// lifecycle listeners (app.lifecycle.onStateChange, server/db/events/lifecycle.ts) after its transaction commits.
+// The same tick runs the fair openings' due draws (issue 24, server/db/tickets/fair.ts, through `fairDraws` below), each once
 // across instances, and plans its next wake-up at the sooner of the next step and the next draw.
 import fp from 'fastify-plugin'
-import { type DrawDone, fairRepository } from '../db/fair.ts'
-import { asStateChange, scheduleRepository } from '../db/schedule.ts'
+import { type DrawDone, fairRepository } from '../db/tickets/fair.ts'
+import { asStateChange, scheduleRepository } from '../db/events/schedule.ts'
 
 export interface SchedulerOptions {
   /** Longest wait between two ticks; 0 turns the scheduler off (SCHEDULER_INTERVAL_MS=0). */
@@ -26,14 +26,14 @@ declare module 'fastify' {
 export interface FairDraws {
   /** Runs every due draw (the scheduler's tick), each once across instances. */
   runDue(): Promise<DrawDone[]>
-  /** Runs an event's due draw now: a claim after draw_at waits for it (server/db/claims.ts). */
+  /** Runs an event's due draw now: a claim after draw_at waits for it (server/db/tickets/claims.ts). */
   drawNow(eventId: number): Promise<DrawDone | null>
   /** When the next draw is due, or null. */
   nextDrawAt(): Promise<Date | null>
 }
 
 /**
- * The fair openings' draws (server/db/fair.ts), each counted in the metrics and logged however it was started. A
+ * The fair openings' draws (server/db/tickets/fair.ts), each counted in the metrics and logged however it was started. A
  * plugin of its own, registered before the claims repository, which is given `drawNow` (plugins/repositories.ts).
  */
 export const fairDraws = fp(

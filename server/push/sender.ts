@@ -1,4 +1,4 @@
-// Sends the outbox's notifications (server/db/push.ts) with Web Push: the payload encrypted (RFC 8291,
+// Sends the outbox's notifications (server/db/people/push.ts) with Web Push: the payload encrypted (RFC 8291,
 // aes128gcm) and signed (VAPID) by the web-push library, posted with node:http(s), in production to public
 // addresses only (server/push/endpoint.ts). Runs in the push tick, off every request's path. A subscription the
 // push service answers 404 or 410 for, or whose host is not public, is gone and is deleted. A transient
@@ -9,7 +9,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type webpushTypes from 'web-push'
-import type { Notification, OutboxItem, PushRepository, Subscription } from '../db/push.ts'
+import type { Notification, OutboxItem, PushRepository, Subscription } from '../db/people/push.ts'
 import { assertPublicHost, PrivateAddressError, type PushEndpoints, publicOnlyLookup } from './endpoint.ts'
 import type { Vapid } from './vapid.ts'
 

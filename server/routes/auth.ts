@@ -7,7 +7,7 @@ import { SIGN_IN_STATE } from '../../contract/constants.ts'
 import type { Config } from '../config.ts'
 import { notFound, unauthorized, badRequest } from '../errors.ts'
 import { domainAllowed, domainRefusal, googleSignIn, SignInError, type PendingSignIn } from '../auth/google.ts'
-import type { SignedInIdentity } from '../db/users.ts'
+import type { SignedInIdentity } from '../db/people/users.ts'
 import { EMAIL_MAX, NAME_MAX, devPage, devPagePolicy, type DevForm } from '../auth/dev-page.ts'
 import { declared } from './declare.ts'
 

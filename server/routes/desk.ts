@@ -1,12 +1,12 @@
 // The desk at the door (contract/payments-org.ts, issue 35 item 4): find a student, take the fee (cash or UPI) for a
 // held or unpaid place and admit them at once, and the totals per volunteer for handing over the cash. The payment
-// is the desk repository's (server/db/desk.ts, through settleIn); the admission is the door's own scan, with the scan
+// is the desk repository's (server/db/payments/desk.ts, through settleIn); the admission is the door's own scan, with the scan
 // id made from the client's key, so a retry neither pays nor admits twice.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { rupees } from '../../contract/payment-rules.ts'
 import { stepOf, timeCode, withTimeCode } from '../../contract/time-code.ts'
-import { deskRepository, deskScanId } from '../db/desk.ts'
+import { deskRepository, deskScanId } from '../db/payments/desk.ts'
 import { declared } from './declare.ts'
 import { valueOf } from './outcomes.ts'
 

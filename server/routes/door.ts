@@ -1,5 +1,5 @@
 // The door's calls (API.md Part 2 "At the door"): the events, the ticket list for offline checking, check-in,
-// its undo, and the sync of offline scans. Who may call them and every rule are in server/db/door.ts.
+// its undo, and the sync of offline scans. Who may call them and every rule are in server/db/door/door.ts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { declared } from './declare.ts'

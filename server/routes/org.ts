@@ -1,5 +1,5 @@
 // The organiser console's calls (contract/org.ts, API.md Part 2 "Organiser calls"). Every role check and every
-// write lives in the org repository (server/db/org.ts); refusals go through the one table (outcomes.ts).
+// write lives in the org repository (server/db/org/org.ts); refusals go through the one table (outcomes.ts).
 // Calls not built yet answer 404 'This call is not available yet.', exactly as an unregistered path did, so that
 // the OpenAPI document and the contract stay in step while the calls land one by one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'

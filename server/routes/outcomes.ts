@@ -7,7 +7,7 @@ import { POINTS_MESSAGES } from '../../contract/points.ts'
 import { TRANSFERS_PER_TICKET } from '../../contract/transfer.ts'
 import { EXPIRED_CODE_MESSAGE } from '../../contract/time-code-check.ts'
 import type { RefusalCode } from '../../contract/refusal-codes.ts'
-import type { ScanAnswer } from '../db/door.ts'
+import type { ScanAnswer } from '../db/door/door.ts'
 import type { Outcome, Refusal } from '../db/outcomes.ts'
 import { HttpError } from '../errors.ts'
 
@@ -79,7 +79,7 @@ export const DOOR_MESSAGES = {
   reentryOff: 'This event has no re-entry: tickets are not scanned out. Set the gate to In.',
 } as const
 
-// The door's rows (issue 38 item 1): what a scan answered (ScanAnswer, server/db/door-tickets.ts: a value of the
+// The door's rows (issue 38 item 1): what a scan answered (ScanAnswer, server/db/door/tickets.ts: a value of the
 // repository, not a refusal) to its status and, for an answer that refuses, the message the volunteer reads; the two
 // whose words depend on the answer choose them from it. The answer's own fields go on the wire beside them.
 type LetThrough = Extract<ScanAnswer, { result: 'CHECKED_IN' | 'CHECKED_OUT' }>
@@ -310,7 +310,7 @@ export const REFUSALS: Record<Refusal, { status: number; code: RefusalCode; mess
   },
   // Three taken codes in a row: a passing condition, worth a retry.
   certificateCodesExhausted: { status: 503, code: 'CERTIFICATE_CODES_EXHAUSTED', message: 'Could not make the certificate right now. Please try again.' },
-  // Activity points (issue 26): the category's message lists the college's categories (server/db/points.ts).
+  // Activity points (issue 26): the category's message lists the college's categories (server/db/points/points.ts).
   pointsCategoryUnknown: { status: 400, code: 'POINTS_CATEGORY_UNKNOWN', message: POINTS_MESSAGES.categoryUnknown([]) },
   winnersAfterEvent: { status: 403, code: 'WINNERS_AFTER_EVENT', message: POINTS_MESSAGES.winnersAfterEvent },
   winnerNotParticipant: { status: 404, code: 'WINNER_NOT_PARTICIPANT', message: POINTS_MESSAGES.notParticipant },

@@ -1,5 +1,5 @@
 // The organiser's refunds and cancel of a paid event (issue 35 items 5-6, contract/payment-admin.ts): each route is its
-// schema and a call of the refunds repository (server/db/payment-refunds.ts), whose roles are read from the database.
+// schema and a call of the refunds repository (server/db/payments/refunds.ts), whose roles are read from the database.
 // A cancel starts the cancel job at once (the payments tick runs it again until it is done, on any instance).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'

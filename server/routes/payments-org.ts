@@ -1,13 +1,13 @@
 // The console's payments (contract/payments-org.ts, issue 35 items 3 and 6): an event's payments and totals, their
 // CSV, a UPI payment confirmed or sent back, and a bank statement imported. Who may and every change are the
-// repository's (server/db/payments-org.ts); refusals go through the one table (outcomes.ts).
+// repository's (server/db/payments/org.ts); refusals go through the one table (outcomes.ts).
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { STATEMENT_MAX_BYTES, type STATEMENT_REASONS } from '../../contract/payments-org.ts'
 import type { OrgPayment } from '../../contract/types.ts'
 import type { Config } from '../config.ts'
-import { paymentsOrgRepository } from '../db/payments-org.ts'
+import { paymentsOrgRepository } from '../db/payments/org.ts'
 import { loadLogo } from '../feeds/certificate-pdf.ts'
 import { receiptPdf } from '../feeds/receipt-pdf.ts'
 import { HttpError } from '../errors.ts'

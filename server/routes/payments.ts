@@ -1,10 +1,10 @@
 // Paid events' calls (issue 35, API.md Part 4): the pay step, Razorpay's checkout answer, a UPI payment's UTR, and
 // Razorpay's webhook. The server marks a place PAID only on a verified signature or a signed webhook, never on the
-// client's word; every state change is the payments repository's (server/db/payments.ts), in one transaction with the
+// client's word; every state change is the payments repository's (server/db/payments/payments.ts), in one transaction with the
 // place it pays for.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
-import { type RazorpayEvent, participantPaymentOf, type Settled } from '../db/payments.ts'
+import { type RazorpayEvent, participantPaymentOf, type Settled } from '../db/payments/payments.ts'
 import { outcomeOf } from '../db/outcomes.ts'
 import { GatewayError } from '../payments/razorpay.ts'
 import { checkoutSignatureValid, webhookSignatureValid } from '../payments/signatures.ts'

@@ -1,12 +1,12 @@
 // Activity points (issue 26, contract/points.ts): the student's own record and transcript, the organiser's view of
 // an event's points and its winners, and the admin's settings, students, below-target list and export. Every role
-// check and every read of the record is in the points repository (server/db/points.ts).
+// check and every read of the record is in the points repository (server/db/points/points.ts).
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { branchFromWire } from '../../contract/profile-options.ts'
 import type { Config } from '../config.ts'
-import { finalYearOn, type ExportRow } from '../db/points.ts'
+import { finalYearOn, type ExportRow } from '../db/points/points.ts'
 import { loadLogo } from '../feeds/certificate-pdf.ts'
 import { transcriptPdf } from '../feeds/transcript-pdf.ts'
 import { declared } from './declare.ts'

@@ -3,7 +3,7 @@
 // still stands: a check-in undone, a winner unmarked or a role removed after the transcript was printed shows
 // as withdrawn, with no points.
 import type { FastifyReply } from 'fastify'
-import type { VerifiedPoints } from '../db/points.ts'
+import type { VerifiedPoints } from '../db/points/points.ts'
 import { certificateDate } from '../feeds/certificate-pdf.ts'
 import { printedCode } from '../feeds/secrets.ts'
 import { KIND_LABELS } from '../feeds/transcript-pdf.ts'

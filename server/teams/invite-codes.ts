@@ -1,5 +1,5 @@
 // Invite codes: 5 characters from [A-Za-z0-9], drawn by the operating system's cryptographic generator.
-// 62^5 ≈ 916 million codes; with join attempts rate limited (server/db/attempts.ts) a code cannot be guessed.
+// 62^5 ≈ 916 million codes; with join attempts rate limited (server/db/people/attempts.ts) a code cannot be guessed.
 import { randomInt } from 'node:crypto'
 import { INVITE_CODE_LENGTH } from '../../contract/constants.ts'
 

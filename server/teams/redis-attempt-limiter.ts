@@ -1,9 +1,9 @@
-// The invite-code attempt limiter (server/db/attempts.ts) on Redis, for several instances sharing one Redis
+// The invite-code attempt limiter (server/db/people/attempts.ts) on Redis, for several instances sharing one Redis
 // (issue 6). Each operation is one Lua script, so the check and the count are a single atomic step on the Redis
 // server, whatever the number of instances and concurrent requests. Kept in-house: the wrong-code rule (counted
 // before the lookup, handed back unless the code was wrong) is the product's own, not a generic rate limit.
 import type { Redis } from 'ioredis'
-import { type AttemptLimiter, AttemptsUnavailable, type LimitOptions, type LimitState } from '../db/attempts.ts'
+import { type AttemptLimiter, AttemptsUnavailable, type LimitOptions, type LimitState } from '../db/people/attempts.ts'
 
 // KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms. At the limit nothing is counted.
 const HIT = `

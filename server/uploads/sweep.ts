@@ -5,7 +5,7 @@
 // and half-written temporary files left by a crash with them.
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { UploadsRepository } from '../db/uploads.ts'
+import type { UploadsRepository } from '../db/events/uploads.ts'
 import { removeImage } from './images.ts'
 
 export const UNUSED_UPLOAD_MS = 24 * 3600 * 1000

@@ -4,7 +4,7 @@
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
-import { AttemptsUnavailable, JOIN_ATTEMPTS } from '../../server/db/attempts.ts'
+import { AttemptsUnavailable, JOIN_ATTEMPTS } from '../../server/db/people/attempts.ts'
 import { errors } from '../../server/plugins/errors.ts'
 import { redisAttemptLimiter } from '../../server/teams/redis-attempt-limiter.ts'
 

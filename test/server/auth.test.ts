@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import webpush from 'web-push'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
-import { hashRefreshToken } from '../../server/db/sessions.ts'
+import { hashRefreshToken } from '../../server/db/people/sessions.ts'
 import { inlineStyleHashes } from '../../server/plugins/security-headers.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 

@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { OVERLOAD } from '../../server/plugins/overload.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'

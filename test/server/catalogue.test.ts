@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { CatalogueError, importCatalogue, isIsoDateTime, parseCatalogue } from '../../server/db/catalogue.ts'
+import { CatalogueError, importCatalogue, isIsoDateTime, parseCatalogue } from '../../server/db/events/catalogue.ts'
 import { DEMO_ANCHOR, daysSinceAnchor, demoCatalogue, loadDemoCatalogue, seedDemoData, shiftDate } from '../../server/db/demo.ts'
 import { schema, type Database } from '../../server/db/index.ts'
 import { testDatabase } from './helpers.ts'

@@ -4,7 +4,7 @@
 // so test/server/claim-rush.test.ts alone no longer has transactions racing in the database; instances do).
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema, type Database } from '../../server/db/index.ts'
 import { DB_KINDS, testDatabase } from './helpers.ts'
 

@@ -1,6 +1,6 @@
 // POST /council/p/get: the directory from the database, ordered by name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 describe('council calls', () => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { doorRepository, type OfflineScan } from '../../server/db/door.ts'
+import { doorRepository, type OfflineScan } from '../../server/db/door/door.ts'
 import { schema } from '../../server/db/index.ts'
 import { DOOR_MESSAGES } from '../../server/routes/outcomes.ts'
 import { checkedInOf, doorPost, doorWorld, type DoorWorld } from './door-fixtures.ts'

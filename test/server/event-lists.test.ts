@@ -1,7 +1,7 @@
 // Bounded lists (issue 15): POST /event/p/get with `scope: 'home'`, `month`, `parent_id` and `mine` answers the
 // same wire shape (grouped summaries) narrowed to what the screen shows; without fields, every event as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 

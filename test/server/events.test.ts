@@ -1,7 +1,7 @@
 // The event calls of API.md through the real app (inject) on PGlite: shapes, every refusal and its status.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { testApp, type TestApp } from './helpers.ts'
 

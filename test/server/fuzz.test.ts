@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as z from 'zod/mini'
 import { CALLS, type CallName } from '../../contract/api.ts'
 import { REFUSAL_CODES } from '../../contract/refusal-codes.ts'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { testApp, type TestApp } from './helpers.ts'
 

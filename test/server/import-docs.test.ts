@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CliError, USAGE, runCommand } from '../../server/cli/commands.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { CatalogueError, IMPORT_FIELDS, importCatalogue } from '../../server/db/catalogue.ts'
+import { CatalogueError, IMPORT_FIELDS, importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema, type Database } from '../../server/db/index.ts'
 import { testDatabase } from './helpers.ts'
 

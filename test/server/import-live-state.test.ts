@@ -4,7 +4,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { CliError, runCommand } from '../../server/cli/commands.ts'
-import { CatalogueError, importCatalogue, isLink } from '../../server/db/catalogue.ts'
+import { CatalogueError, importCatalogue, isLink } from '../../server/db/events/catalogue.ts'
 import { schema, type Database } from '../../server/db/index.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { DB_KINDS, testDatabase } from './helpers.ts'

@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Fastify from 'fastify'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { errors } from '../../server/plugins/errors.ts'
 import { answerMessages, loggerOptions, maskText, maskUrl, RequestLog, requestChildLogger, SLOW_MS } from '../../server/plugins/logging.ts'

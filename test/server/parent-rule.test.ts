@@ -5,7 +5,7 @@
 import { eq, isNotNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ORG_MESSAGES } from '../../contract/org.ts'
-import { CatalogueError, importCatalogue } from '../../server/db/catalogue.ts'
+import { CatalogueError, importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'

@@ -3,7 +3,7 @@
 // Each refusal writes nothing.
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importCatalogue } from '../../server/db/catalogue.ts'
+import { importCatalogue } from '../../server/db/events/catalogue.ts'
 import { schema } from '../../server/db/index.ts'
 import { rowsOf } from '../../server/db/outcomes.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'

@@ -5,7 +5,7 @@
 import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { schema } from '../../server/db/index.ts'
-import { PUSH_PER_HOST, PUSH_PER_STUDENT } from '../../server/db/push.ts'
+import { PUSH_PER_HOST, PUSH_PER_STUDENT } from '../../server/db/people/push.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 
 const KEYS = { p256dh: `BP${'A'.repeat(85)}`, auth: 'A'.repeat(22) }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
 import { type Database, openDatabase, schema } from '../../server/db/index.ts'
-import type { StateChange } from '../../server/db/lifecycle.ts'
+import type { StateChange } from '../../server/db/events/lifecycle.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 async function council(db: Database['db']) {

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { revocations, CACHE_MS } from '../../server/auth/revocations.ts'
 import { schema } from '../../server/db/index.ts'
-import { hashRefreshToken } from '../../server/db/sessions.ts'
+import { hashRefreshToken } from '../../server/db/people/sessions.ts'
 import { createRedis, type Redis } from '../../server/plugins/redis.ts'
 import { DB_KINDS, testApp, type TestApp } from './helpers.ts'
 

@@ -4,7 +4,7 @@
 import { asc, eq } from 'drizzle-orm'
 import type { AnyEventState as EventState } from '../../contract/constants.ts'
 import { schema, type Db } from '../../server/db/index.ts'
-import { teamsRepository, type CreateTeamInput, type InviteCodeGenerator } from '../../server/db/teams.ts'
+import { teamsRepository, type CreateTeamInput, type InviteCodeGenerator } from '../../server/db/teams/teams.ts'
 import { valueOf } from '../../server/routes/outcomes.ts'
 import { randomInviteCode } from '../../server/teams/invite-codes.ts'
 import type { TestApp } from './helpers.ts'

@@ -1,7 +1,7 @@
-// Ticket codes (server/db/claims.ts): 16 decimal digits drawn from the CSPRNG through a block of random bytes,
+// Ticket codes (server/db/tickets/claims.ts): 16 decimal digits drawn from the CSPRNG through a block of random bytes,
 // each byte used once. Enough codes are drawn here to cross many refills of the block.
 import { describe, expect, it } from 'vitest'
-import { newTicketCode } from '../../server/db/claims.ts'
+import { newTicketCode } from '../../server/db/tickets/claims.ts'
 
 describe('newTicketCode', () => {
   const codes = Array.from({ length: 5000 }, () => newTicketCode())

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { MESSAGES } from '../../contract/schemas.ts'
 import { schema } from '../../server/db/index.ts'
 import { accessTokens } from '../../server/auth/tokens.ts'
-import { startSession } from '../../server/db/sessions.ts'
+import { startSession } from '../../server/db/people/sessions.ts'
 import { testApp, type TestApp } from './helpers.ts'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }

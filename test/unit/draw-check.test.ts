@@ -3,7 +3,7 @@
 // "Results at" line of a student in a pending draw.
 import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { drawKey, hmacPads, seedHash } from '../../server/db/fair.ts'
+import { drawKey, hmacPads, seedHash } from '../../server/db/tickets/fair.ts'
 import { drawStep } from '../../src/lib/draw-step.ts'
 import { drawKeyOf, placeOf, seedHashOf } from '../../src/lib/draw-key.ts'
 

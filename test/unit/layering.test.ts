@@ -30,7 +30,7 @@ async function cruise(files: Record<string, string>): Promise<{ code: number; ou
     'src/stores/session.ts': 'export const session = { name: "Asha" }\nexport type Session = typeof session\n',
     'server/plugins/rate-limit.ts': 'export const studentKey = (id: number) => `writes:user:${id}`\n',
     'server/errors.ts': 'export class HttpError extends Error {}\n',
-    'server/db/attempts.ts': 'export class AttemptsUnavailable extends Error {}\n',
+    'server/db/people/attempts.ts': 'export class AttemptsUnavailable extends Error {}\n',
     ...files,
   }
   for (const [path, text] of Object.entries(all)) {

@@ -4,7 +4,7 @@
 -- On an event with a fee (issue 35) a claim that would collect a ticket holds the place instead: a PENDING payment
 -- until pay_by (tickets_held counts it, under the same lock and CHECK as tickets_sold); a student already holding one
 -- gets it again.
--- The server (server/db/claims.ts) sends the claims that arrive while the previous batch is in the database as one
+-- The server (server/db/tickets/claims.ts) sends the claims that arrive while the previous batch is in the database as one
 -- call: one lock of the event row and one commit for the batch. Never more than ticket_count: while tickets are left
 -- the event row is locked FOR UPDATE before any participant row (one lock order for every claim), and the places held
 -- for waitlist offers are counted under that lock; a student holding an unexpired offer claims the place held for

@@ -1,5 +1,5 @@
 -- HMAC-SHA256's inner and outer padded keys (RFC 2104) for a seed used as the key: the same bytes as the server's
--- hmacPads() (server/db/fair.ts), so that a key computed here equals drawKey(seed, user id).
+-- hmacPads() (server/db/tickets/fair.ts), so that a key computed here equals drawKey(seed, user id).
 -- Migrations: 0013 (the last holds this definition).
 CREATE OR REPLACE FUNCTION fair_pads(p_seed text) RETURNS bytea[]
 LANGUAGE plpgsql IMMUTABLE AS $$
