@@ -325,4 +325,27 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     })
     expect(res.status).toBe(400)
   })
+
+  it('the jobs take at most their batch: refunds to make and orders to reconcile, each leased once', async () => {
+    const { eventId, students } = await paidEvent({ students: 5 })
+    const db = t.database.db
+    for (const [i, s] of students.entries()) {
+      await db.execute(sql`
+        INSERT INTO payments (event_id, user_id, kind, amount, reference, pay_by, status, method, paid_at, refund_requested_at, razorpay_payment_id)
+        VALUES (${eventId}, ${s.id}, 'TICKET', 30000, ${`CEBATCH${serial}R${i}`}, now(), 'REFUND_PENDING', 'RAZORPAY', now(), now(), ${`pay_BATCH${serial}R${i}`})`)
+      await db.execute(sql`
+        INSERT INTO payments (event_id, user_id, kind, amount, reference, pay_by, razorpay_order_id)
+        VALUES (${eventId}, ${s.id}, 'TICKET', 30000, ${`CEBATCH${serial}O${i}`}, now() - interval '1 minute', ${`order_BATCH${serial}O${i}`})`)
+    }
+    const repo = t.app.paymentsRepository
+    const taken: number[] = []
+    for (const expected of [2, 2]) {
+      const refunds = await repo.refundsToMake(2)
+      const orders = await repo.ordersToReconcile(2)
+      expect([refunds.length, orders.length]).toEqual([expected, expected])
+      taken.push(...refunds.map((r) => r.id), ...orders.map((r) => r.id))
+    }
+    // Leased: never taken twice while the lease lasts.
+    expect(new Set(taken).size).toBe(taken.length)
+  })
 })

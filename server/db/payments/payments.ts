@@ -502,21 +502,24 @@ export function paymentsRepository(db: Db, options: { holdMinutes?: number } = {
     },
 
     /**
-     * Razorpay orders to ask the gateway about (a webhook can be lost), leased for a minute so one instance asks:
+     * Razorpay orders to ask the gateway about (a webhook can be lost), leased for a minute so one instance asks
+     * (the rows picked in a MATERIALIZED CTE, evaluated once, so its LIMIT holds: the cancel job's batch, written as
+     * `IN (SELECT ... LIMIT n FOR UPDATE)`, moved every row on PGlite; these two did not, but had the same form):
      * holds still PENDING at pay_by, and holds that expired in the last day (a payment may arrive late).
      */
     async ordersToReconcile(limit = 20): Promise<PaymentRow[]> {
       return rowsAs(
         await db.execute(sql`
+          WITH picked AS MATERIALIZED (
+            SELECT id FROM payments
+              WHERE razorpay_order_id IS NOT NULL AND double_of IS NULL AND (lease_until IS NULL OR lease_until < now())
+                AND ((status = 'PENDING' AND pay_by <= now() AND (gateway_checked_at IS NULL OR gateway_checked_at < pay_by))
+                  OR (status = 'EXPIRED' AND expired_at > now() - interval '1 day'
+                      AND (gateway_checked_at IS NULL OR gateway_checked_at < now() - interval '5 minutes')))
+              ORDER BY pay_by LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           UPDATE payments SET lease_until = now() + interval '1 minute'
-            WHERE id IN (
-              SELECT id FROM payments
-                WHERE razorpay_order_id IS NOT NULL AND double_of IS NULL AND (lease_until IS NULL OR lease_until < now())
-                  AND ((status = 'PENDING' AND pay_by <= now() AND (gateway_checked_at IS NULL OR gateway_checked_at < pay_by))
-                    OR (status = 'EXPIRED' AND expired_at > now() - interval '1 day'
-                        AND (gateway_checked_at IS NULL OR gateway_checked_at < now() - interval '5 minutes')))
-                ORDER BY pay_by LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING ${COLUMNS}`),
+            FROM picked WHERE payments.id = picked.id
+            RETURNING ${sql.raw(COLUMNS_OF_PAYMENTS)}`),
       )
     },
 
@@ -529,13 +532,14 @@ export function paymentsRepository(db: Db, options: { holdMinutes?: number } = {
     async refundsToMake(limit = 20): Promise<PaymentRow[]> {
       return rowsAs(
         await db.execute(sql`
+          WITH picked AS MATERIALIZED (
+            SELECT id FROM payments
+              WHERE status = 'REFUND_PENDING' AND method = 'RAZORPAY' AND razorpay_payment_id IS NOT NULL
+                AND (lease_until IS NULL OR lease_until < now())
+              ORDER BY refund_requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           UPDATE payments SET lease_until = now() + interval '1 minute'
-            WHERE id IN (
-              SELECT id FROM payments
-                WHERE status = 'REFUND_PENDING' AND method = 'RAZORPAY' AND razorpay_payment_id IS NOT NULL
-                  AND (lease_until IS NULL OR lease_until < now())
-                ORDER BY refund_requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING ${COLUMNS}`),
+            FROM picked WHERE payments.id = picked.id
+            RETURNING ${sql.raw(COLUMNS_OF_PAYMENTS)}`),
       )
     },
 
