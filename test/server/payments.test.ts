@@ -119,6 +119,8 @@ describe.each(DB_KINDS)('paid events on %s', (kind) => {
     expect((await claim(eventId, b)).body.result).toBe('PAYMENT_PENDING')
     // Both places held: the third student finds it sold out, though no ticket is sold yet.
     expect(await claim(eventId, c)).toMatchObject({ status: 409, body: { message: 'Tickets are sold out.' } })
+    // A holder's retry once the event is full still gets their hold (two taps, one at each side of the last place).
+    expect((await claim(eventId, b)).body.result).toBe('PAYMENT_PENDING')
     expect(await counters(eventId)).toEqual({ sold: 0, held: 2 })
     const mine = await detail(eventId, a)
     expect(mine.payment).toEqual({ pay_within_minutes: 15, refund_until_hours: 24, methods: ['RAZORPAY', 'UPI', 'DESK'] })

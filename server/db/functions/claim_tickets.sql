@@ -16,7 +16,7 @@
 -- events_tickets_within_count is the backstop.
 -- The draw key is HMAC-SHA256(seed, '<user id>:<nonce>') (API.md Part 3): p_nonces[i] is the entrant's nonce, made by
 -- the app (or the server); a second entry keeps the first (ON CONFLICT DO NOTHING), so the key never changes.
--- Migrations: 0002, 0004, 0006, 0011, 0013, 0018, 0020, 0021 (the last holds this definition).
+-- Migrations: 0002, 0004, 0006, 0011, 0013, 0018, 0020, 0021, 0022 (the last holds this definition).
 CREATE OR REPLACE FUNCTION claim_tickets(p_event_id integer, p_user_ids integer[], p_codes text[], p_nonces text[]) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -33,6 +33,8 @@ DECLARE
   i integer;
   pid integer;
   hold_until timestamptz;
+  holds_made integer := 0;
+  refusal text;
 BEGIN
   IF n <> coalesce(cardinality(p_codes), 0) OR n <> coalesce(cardinality(p_nonces), 0) THEN
     RAISE EXCEPTION 'claim_tickets: % students but % codes and % nonces', n, cardinality(p_codes), cardinality(p_nonces);
@@ -89,6 +91,12 @@ BEGIN
   END IF;
   -- Under the event's lock: the places held for offered students (read once; moved below as offers are taken).
   SELECT count(*) INTO held FROM waitlist w WHERE w.event_id = p_event_id AND w.offered_at IS NOT NULL;
+  -- A paid event's holds are counted once for the batch, after the loop (payments_count_holds steps aside while
+  -- campus.bulk_holds is on): one update of the event's row instead of one per hold, and no new version of the row
+  -- for each hold's foreign-key check to find.
+  IF ev.fee > 0 THEN
+    PERFORM set_config('campus.bulk_holds', 'on', true);
+  END IF;
 
   FOR i IN 1 .. n LOOP
     SELECT p.id, p.ticket_collected, p.team_id INTO pid, collected, team
@@ -101,39 +109,52 @@ BEGIN
       statuses := statuses || 'already'::text;
       CONTINUE;
     END IF;
-    -- A paid event (issue 35): a student whose place is already held gets that hold again (a retried claim is safe).
-    -- The lookup says payments_live's own condition, so that the planner reads that unique index (one row at most)
-    -- rather than payments_event's (every pending payment of the event), which made a rush's holds 0.63× free claims.
-    IF ev.fee > 0 THEN
-      SELECT y.pay_by INTO hold_until FROM payments y
-        WHERE y.event_id = p_event_id AND y.user_id = p_user_ids[i]
-          AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID') AND y.double_of IS NULL
-          AND y.status <> 'PAID';
-      IF FOUND THEN
-        statuses := statuses || ('held:' || to_char(hold_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
-        CONTINUE;
-      END IF;
-    END IF;
+    refusal := NULL;
     IF ev.min_ppt > 1 AND team IS NOT NULL THEN
       SELECT count(*) INTO members FROM participants p WHERE p.team_id = team;
       IF members < ev.min_ppt THEN
-        statuses := statuses || 'team_incomplete'::text;
-        CONTINUE;
+        refusal := 'team_incomplete';
       END IF;
     END IF;
-    my_offer := held > 0 AND EXISTS (
-      SELECT 1 FROM waitlist w WHERE w.event_id = p_event_id AND w.user_id = p_user_ids[i] AND w.offer_expires_at > now());
-    IF ev.tickets_sold + ev.tickets_held >= ev.ticket_count OR (NOT my_offer AND ev.tickets_sold + ev.tickets_held + held >= ev.ticket_count) THEN
-      statuses := statuses || 'sold_out'::text;
+    IF refusal IS NULL THEN
+      my_offer := held > 0 AND EXISTS (
+        SELECT 1 FROM waitlist w WHERE w.event_id = p_event_id AND w.user_id = p_user_ids[i] AND w.offer_expires_at > now());
+      IF ev.tickets_sold + ev.tickets_held >= ev.ticket_count OR (NOT my_offer AND ev.tickets_sold + ev.tickets_held + held >= ev.ticket_count) THEN
+        refusal := 'sold_out';
+      END IF;
+    END IF;
+    IF refusal IS NOT NULL THEN
+      -- A paid event (issue 35): a student whose place is already held gets that hold again, full or not (a retried
+      -- claim is safe). Looked up only on a refusal and when the insert below meets the hold: a lookup on every
+      -- claim ran on a generic plan over a payments table that grew through the rush (holds at 0.6x free claims).
+      IF ev.fee > 0 THEN
+        SELECT y.pay_by INTO hold_until FROM payments y
+          WHERE y.event_id = p_event_id AND y.user_id = p_user_ids[i] AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION') AND y.double_of IS NULL;
+        IF FOUND THEN
+          statuses := statuses || ('held:' || to_char(hold_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+          CONTINUE;
+        END IF;
+      END IF;
+      statuses := statuses || refusal;
       CONTINUE;
     END IF;
     IF ev.fee > 0 THEN
-      -- The place is held for its payment (its own trigger counts it in tickets_held); the ticket comes once paid.
+      -- The place is held for its payment (counted in tickets_held after the loop); the ticket comes once paid.
       -- The claim's random code becomes the hold's reference (in the UPI note, at the desk), never a ticket's code.
+      -- A live payment of the student's already (payments_live): that hold again, nothing inserted; a paid one (a
+      -- registration paid before the event took tickets) is answered as a place already theirs.
       hold_until := now() + make_interval(mins => ev.pay_within_minutes);
       INSERT INTO payments (event_id, user_id, participant_id, kind, amount, reference, pay_by)
-        VALUES (p_event_id, p_user_ids[i], pid, 'TICKET', ev.fee * 100, 'CE' || p_codes[i], hold_until);
+        VALUES (p_event_id, p_user_ids[i], pid, 'TICKET', ev.fee * 100, 'CE' || p_codes[i], hold_until)
+        ON CONFLICT (event_id, user_id) WHERE status IN ('PENDING', 'AWAITING_CONFIRMATION', 'PAID') AND double_of IS NULL DO NOTHING;
+      IF NOT FOUND THEN
+        SELECT y.pay_by INTO hold_until FROM payments y
+          WHERE y.event_id = p_event_id AND y.user_id = p_user_ids[i] AND y.status IN ('PENDING', 'AWAITING_CONFIRMATION') AND y.double_of IS NULL;
+        statuses := statuses || CASE WHEN FOUND THEN 'held:' || to_char(hold_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ELSE 'already' END;
+        CONTINUE;
+      END IF;
       ev.tickets_held := ev.tickets_held + 1;
+      holds_made := holds_made + 1;
     ELSE
       UPDATE participants SET ticket_collected = true, ticket_code = p_codes[i], ticket_collected_at = now()
         WHERE event_id = p_event_id AND user_id = p_user_ids[i] AND ticket_collected = false;
@@ -153,6 +174,12 @@ BEGIN
       statuses := statuses || 'claimed'::text;
     END IF;
   END LOOP;
+  IF ev.fee > 0 THEN
+    PERFORM set_config('campus.bulk_holds', 'off', true);
+    IF holds_made > 0 THEN
+      UPDATE events SET tickets_held = tickets_held + holds_made WHERE id = p_event_id;
+    END IF;
+  END IF;
   RETURN statuses;
 END
 $$;

@@ -2,8 +2,8 @@
 -- AWAITING_CONFIRMATION, not a second payment (double_of), on every insert, delete and update of a payment, so no
 -- code path can forget it; the CHECK events_tickets_within_count bounds tickets_sold + tickets_held by ticket_count.
 -- A transaction that sets campus.bulk_holds to 'on' moves the counter itself, once for a statement of holds
--- (fair_draw(), for its winners). When a hold is paid its payment leaves the hold before the ticket is collected, so
--- the sum never passes the count in between. Any transaction that changes a hold takes the event row first.
+-- (fair_draw(), for its winners; claim_tickets(), for a batch of claims). When a hold is paid its payment leaves the
+-- hold before the ticket is collected, so the sum never passes the count in between. Any transaction that changes a hold takes the event row first.
 -- Migrations: 0020 (the last holds this definition).
 CREATE OR REPLACE FUNCTION payments_count_holds() RETURNS trigger
 LANGUAGE plpgsql AS $$
