@@ -13,6 +13,10 @@ export function createPaymentsOrgCalls(client: Pick<Client, 'request' | 'authori
     list: (eventId: number) => post('/org/p/event/payments', { event_id: eventId }),
     confirm: (eventId: number, paymentId: number) => post('/org/p/event/payment/confirm', { event_id: eventId, payment_id: paymentId }),
     reject: (eventId: number, paymentId: number) => post('/org/p/event/payment/reject', { event_id: eventId, payment_id: paymentId }),
+    /** contract/payment-admin.ts: a PAID payment refunded (its place released), a hand refund marked done, the event cancelled. */
+    refund: (paymentId: number) => post('/org/p/payment/refund', { payment_id: paymentId }),
+    refunded: (paymentId: number) => post('/org/p/payment/refunded', { payment_id: paymentId }),
+    cancel: (eventId: number) => post('/org/p/event/cancel', { event_id: eventId }),
     csv: async (eventId: number) => (await authorizedFetch(`/org/p/event/${eventId}/payments.csv`)).blob(),
     /** The bank statement's CSV, sent as it is. */
     statement: async (eventId: number, file: Blob) => {

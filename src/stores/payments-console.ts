@@ -13,7 +13,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export const PaymentsConsoleModel = createModel((api: PaymentsOrgApi) => {
   const view = signal<PaymentsView | null>(null)
   const error = signal<string | null>(null)
-  const busy = signal<number | 'statement' | null>(null)
+  const busy = signal<number | 'statement' | 'cancel' | null>(null)
   const imported = signal<StatementResult | null>(null)
   let current = 0
 
@@ -33,7 +33,7 @@ export const PaymentsConsoleModel = createModel((api: PaymentsOrgApi) => {
   })
 
   /** Runs one write, then reloads the list and totals; answers the error's words, or null. */
-  async function write(key: number | 'statement', run: () => Promise<unknown>): Promise<string | null> {
+  async function write(key: number | 'statement' | 'cancel', run: () => Promise<unknown>): Promise<string | null> {
     if (busy.value !== null) return null
     busy.value = key
     try {
@@ -50,13 +50,19 @@ export const PaymentsConsoleModel = createModel((api: PaymentsOrgApi) => {
   return {
     view: view as ReadonlySignal<PaymentsView | null>,
     error: error as ReadonlySignal<string | null>,
-    /** The payment being confirmed or sent back, or 'statement' while a statement is imported. */
-    busy: busy as ReadonlySignal<number | 'statement' | null>,
+    /** The payment being confirmed, sent back or refunded, 'statement' while a statement is imported, 'cancel'. */
+    busy: busy as ReadonlySignal<number | 'statement' | 'cancel' | null>,
     /** The last statement's answer: what it confirmed and what matched nothing. */
     imported: imported as ReadonlySignal<StatementResult | null>,
     load,
     confirm: action((paymentId: number) => write(paymentId, () => api.confirm(current, paymentId))),
     reject: action((paymentId: number) => write(paymentId, () => api.reject(current, paymentId))),
+    /** A PAID payment refunded: Razorpay's by the server's job, a UPI or desk one then listed to pay back by hand. */
+    refund: action((paymentId: number) => write(paymentId, () => api.refund(paymentId))),
+    /** A UPI or desk refund the treasurer has paid back by hand. */
+    refunded: action((paymentId: number) => write(paymentId, () => api.refunded(paymentId))),
+    /** The paid event cancelled: every hold expired, every payment refunded (by the server, resumably). */
+    cancel: action(() => write('cancel', () => api.cancel(current))),
     importStatement: action((file: Blob) =>
       write('statement', async () => {
         const result = await api.statement(current, file)

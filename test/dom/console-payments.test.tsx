@@ -7,7 +7,7 @@ import { App } from '../../src/app.tsx'
 import { org } from '../../src/stores/org.ts'
 import { paymentsConsole } from '../../src/stores/payments-console.ts'
 import { eventDetail } from '../fixtures/events.ts'
-import { cleanup, click, fakeServer, getByText, go, mount, student, waitFor, type Handler } from './session-fakes.ts'
+import { cleanup, click, fakeServer, find, getByText, go, mount, student, waitFor, type Handler } from './session-fakes.ts'
 
 afterEach(() => {
   cleanup()
@@ -136,5 +136,48 @@ describe('console payments', () => {
     const free = open('/manage/event/5', {}, 0)
     await waitFor(() => getByText(free.root, 'Paid workshop', 'h1'))
     expect([...free.root.querySelectorAll('a')].some((a) => a.textContent === 'Payments')).toBe(false)
+  })
+
+  it('Refund asks first, then refunds the paid payment; Paid back marks a UPI refund made by hand; Cancel asks, then cancels the event', async () => {
+    let refunded = false
+    const { root, server } = open('/manage/event/5/payments', {
+      '/org/p/event/payments': () => [
+        200,
+        {
+          error: false,
+          totals: totals(),
+          payments: [payment({ id: 7, status: refunded ? 'REFUND_PENDING' : 'PAID' }), payment({ id: 8, status: 'REFUND_PENDING', student: null })],
+        },
+      ],
+      '/org/p/payment/refund': () => {
+        refunded = true
+        return [200, { error: false, message: 'Refund requested.', payment: {} }]
+      },
+      '/org/p/payment/refunded': () => [200, { error: false, message: 'Marked as refunded.', payment: {} }],
+      '/org/p/event/cancel': () => [
+        200,
+        { error: false, message: 'Cancelled.', cancelled_at: '2026-11-28T10:00:00Z', holds_expired: 0, refunds_to_request: 1 },
+      ],
+    })
+    await waitFor(() => getByText(root, 'Refund', 'button'))
+    await click(getByText(root, 'Refund', 'button'))
+    const dialog = await waitFor(() => find(document.body, '[role="dialog"]'))
+    expect(dialog.textContent).toContain('Refund ₹300 to Asha Rao?')
+    expect(server.calls('/org/p/payment/refund')).toHaveLength(0)
+    await click(getByText(dialog, 'Confirm', 'button'))
+    await waitFor(() => expect(server.calls('/org/p/payment/refund')[0]?.body).toEqual({ payment_id: 7 }))
+    await waitFor(() => expect(root.querySelectorAll('button').length).toBeGreaterThan(0))
+    await waitFor(() => expect([...root.querySelectorAll('button')].filter((b) => b.textContent === 'Paid back')).toHaveLength(2))
+    await click([...root.querySelectorAll<HTMLButtonElement>('button')].filter((b) => b.textContent === 'Paid back')[1])
+    await waitFor(() => expect(server.calls('/org/p/payment/refunded')[0]?.body).toEqual({ payment_id: 8 }))
+
+    await waitFor(() => getByText(root, 'Cancel the event and refund everyone', 'button'))
+    await click(getByText(root, 'Cancel the event and refund everyone', 'button'))
+    const asked = await waitFor(() => find(document.body, '[role="dialog"]'))
+    expect(asked.textContent).toContain('Cancel the event and refund every payment?')
+    expect(server.calls('/org/p/event/cancel')).toHaveLength(0)
+    await click(getByText(asked, 'Confirm', 'button'))
+    await waitFor(() => expect(server.calls('/org/p/event/cancel')[0]?.body).toEqual({ event_id: 5 }))
+    await waitFor(() => expect(document.body.textContent).toContain('The event is cancelled: its payments are being refunded.'))
   })
 })

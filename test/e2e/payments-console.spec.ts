@@ -118,3 +118,27 @@ test('the desk at the door: a volunteer takes a registered student’s fee in ca
   expect(event.Participant).toMatchObject({ ticket_collected: true, payment: { status: 'PAID', method: 'DESK', amount: 9_900 } })
   expect(event.Participant.checked_in_at).toEqual(expect.any(String))
 })
+
+test('the treasurer cancels the paid event: every payment is refunded, a desk refund marked as paid back by hand', async ({ page }) => {
+  await signIn(page, server.url, treasurer)
+  await page.goto(`${server.url}/manage/event/${eventId}/payments`)
+  await page.getByRole('button', { name: 'Cancel the event and refund everyone' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Cancel the event and refund every payment?' })
+  await dialog.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByText('The event is cancelled: its payments are being refunded.')).toBeVisible()
+  // The cancel job (the server's payments tick, every 2 s) moves each paid payment to its refund.
+  const ravisRow = page.getByRole('row', { name: /Ravi Kumar/ })
+  await expect(async () => {
+    await page.reload()
+    await expect(ravisRow).toContainText('REFUND PENDING', { timeout: 1_000 })
+  }).toPass({ timeout: 30_000 })
+  await expect(page.getByRole('row', { name: /Asha Rao/ })).toContainText('REFUND PENDING')
+  // Cash taken at the desk goes back by hand: marked once paid back.
+  await ravisRow.getByRole('button', { name: 'Paid back' }).click()
+  await expect(ravisRow).toContainText('REFUNDED')
+  await expect(page.getByText(/The money adds up/)).toBeVisible()
+  // The student's event page says so.
+  await signIn(page, server.url, ravi)
+  await page.goto(`${server.url}/event-details/${eventId}`)
+  await expect(page.getByText('₹99 was refunded to you.')).toBeVisible()
+})

@@ -1,8 +1,11 @@
 // An event's payments (issue 35): the totals (paid, pending, refund pending, refunded, net, by method, and whether
 // they add up), the bank statement's import with what it matched, the CSV, and every payment with Confirm and Send
-// back for a UPI payment awaiting confirmation. The server checks every call again (403).
+// back for a UPI payment awaiting confirmation, Refund for a paid one, Paid back for a UPI or desk refund the
+// treasurer has made by hand, and the paid event's cancel (every payment refunded). The server checks every call
+// again (403).
 import { useEffect, useState } from 'preact/hooks'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
+import { ConfirmModal } from '../../components/modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
 import { saveFile } from '../../lib/save-file.ts'
@@ -26,6 +29,8 @@ const toast = (words: string | null, done: string) => showToast(words ?? done, w
 
 export default function Payments({ id }: { id: number }) {
   const [file, setFile] = useState<File | null>(null)
+  /** The money action waiting for the organiser's yes: a payment to refund, or the whole event cancelled. */
+  const [asking, setAsking] = useState<{ refund: number; name: string; amount: number } | 'cancel' | null>(null)
   useEffect(() => {
     pay.load(id)
   }, [id])
@@ -154,6 +159,26 @@ export default function Payments({ id }: { id: number }) {
                 <td>{p.receipt ?? '–'}</td>
                 <td>{p.paid_at ? formatMoment(p.paid_at) : '–'}</td>
                 <td>
+                  {p.status === 'PAID' && (
+                    <button
+                      type="button"
+                      class="m-small"
+                      disabled={busy !== null}
+                      onClick={() => setAsking({ refund: p.id, name: p.student?.name ?? 'this student', amount: p.amount })}
+                    >
+                      Refund
+                    </button>
+                  )}
+                  {p.status === 'REFUND_PENDING' && p.method !== 'RAZORPAY' && (
+                    <button
+                      type="button"
+                      class="m-small"
+                      disabled={busy !== null}
+                      onClick={async () => toast(await pay.refunded(p.id), 'Marked as paid back.')}
+                    >
+                      Paid back
+                    </button>
+                  )}
                   {p.status === 'AWAITING_CONFIRMATION' && (
                     <>
                       <button type="button" class="m-small" disabled={busy !== null} onClick={async () => toast(await pay.confirm(p.id), 'Payment confirmed.')}>
@@ -175,6 +200,30 @@ export default function Payments({ id }: { id: number }) {
           </tbody>
         </table>
       </div>
+
+      <div class="m-card">
+        <h2>Cancel the event</h2>
+        <p class="m-muted">
+          Every held place is released and every payment is refunded: Razorpay's by the server, UPI and desk ones listed here to pay back by hand.
+        </p>
+        <button type="button" class="m-small" disabled={busy !== null} onClick={() => setAsking('cancel')}>
+          {busy === 'cancel' ? 'Cancelling…' : 'Cancel the event and refund everyone'}
+        </button>
+      </div>
+      {asking !== null && (
+        <ConfirmModal
+          title={asking === 'cancel' ? 'Cancel the event and refund every payment?' : `Refund ${rupees(asking.amount)} to ${asking.name}?`}
+          busy={busy !== null}
+          onCancel={() => setAsking(null)}
+          onConfirm={async () => {
+            const words = asking === 'cancel' ? await pay.cancel() : await pay.refund(asking.refund)
+            setAsking(null)
+            toast(words, asking === 'cancel' ? 'The event is cancelled: its payments are being refunded.' : 'Refund requested: the place is released.')
+          }}
+        >
+          <p>{asking === 'cancel' ? 'Students can no longer claim or pay. This cannot be undone.' : 'Their place is released to the next student.'}</p>
+        </ConfirmModal>
+      )}
     </>
   )
 }
