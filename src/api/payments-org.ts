@@ -18,6 +18,8 @@ export function createPaymentsOrgCalls(client: Pick<Client, 'request' | 'authori
     refunded: (paymentId: number) => post('/org/p/payment/refunded', { payment_id: paymentId }),
     cancel: (eventId: number) => post('/org/p/event/cancel', { event_id: eventId }),
     csv: async (eventId: number) => (await authorizedFetch(`/org/p/event/${eventId}/payments.csv`)).blob(),
+    /** A paid payment's receipt (PDF), as its student gets it. */
+    receipt: async (receipt: string) => (await authorizedFetch(`/payments/p/receipt/${encodeURIComponent(receipt)}`)).blob(),
     /** The bank statement's CSV, sent as it is. */
     statement: async (eventId: number, file: Blob) => {
       const res = await authorizedFetch(`/org/p/event/${eventId}/statement`, { method: 'POST', body: file, headers: { 'content-type': 'text/csv' } })

@@ -70,6 +70,7 @@ export const PaymentsConsoleModel = createModel((api: PaymentsOrgApi) => {
       }),
     ),
     csv: (eventId: number) => api.csv(eventId),
+    receipt: (receipt: string) => api.receipt(receipt),
     reset: action(() => {
       view.value = null
       imported.value = null

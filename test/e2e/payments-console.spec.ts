@@ -79,6 +79,10 @@ test('a UTR entered by the student is confirmed by the bank statement’s import
   await expect(page.getByRole('status').filter({ hasText: 'confirmed' })).toContainText('1 confirmed, 1 not matched')
   await expect(page.getByText('Line 4 (499999999999): no payment with this UTR')).toBeVisible()
   await expect(row).toContainText(/PAID.*R-\d{6}/)
+  // The treasurer's copy of the receipt, from the payment's row.
+  const treasurerCopy = page.waitForEvent('download')
+  await row.getByRole('button', { name: /^Receipt R-\d{6} \(PDF\)$/ }).click()
+  expect((await treasurerCopy).suggestedFilename()).toMatch(/^receipt-R-\d{6}\.pdf$/)
   await expect(page.getByText(/The money adds up/)).toBeVisible()
   await expectNoSeriousViolations(page, 'the console’s payments')
 

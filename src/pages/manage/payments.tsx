@@ -41,13 +41,14 @@ export default function Payments({ id }: { id: number }) {
   const t = view.totals
   const busy = pay.busy.value
   const result = pay.imported.value
-  const csv = async () => {
+  const save = async (file: () => Promise<Blob>, name: string) => {
     try {
-      saveFile(await pay.csv(id), `payments-${id}.csv`)
+      saveFile(await file(), name)
     } catch (err) {
       showToast((err as Error).message, 'error')
     }
   }
+  const csv = () => save(() => pay.csv(id), `payments-${id}.csv`)
   const upload = async (e: Event) => {
     e.preventDefault()
     if (file) toast(await pay.importStatement(file), 'Statement imported.')
@@ -156,7 +157,20 @@ export default function Payments({ id }: { id: number }) {
                 <td>{rupees(p.amount)}</td>
                 <td>{[p.method, p.desk_mode].filter(Boolean).join(' ') || '–'}</td>
                 <td>{p.utr ?? p.razorpay_payment_id ?? '–'}</td>
-                <td>{p.receipt ?? '–'}</td>
+                <td>
+                  {p.receipt ? (
+                    <button
+                      type="button"
+                      class="m-small"
+                      aria-label={`Receipt ${p.receipt} (PDF)`}
+                      onClick={() => save(() => pay.receipt(p.receipt!), `receipt-${p.receipt}.pdf`)}
+                    >
+                      {p.receipt}
+                    </button>
+                  ) : (
+                    '–'
+                  )}
+                </td>
                 <td>{p.paid_at ? formatMoment(p.paid_at) : '–'}</td>
                 <td>
                   {p.status === 'PAID' && (
