@@ -104,6 +104,8 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
     await page.goto(server.url + '/manage')
   } else {
     await page.goto(server.url + '/profile')
+    // Tapped once Profile has settled: its activity points come in after the page and push the links down.
+    await expect(page.getByRole('heading', { name: /^Activity points: \d+ of \d+$/ })).toBeVisible({ timeout: 15_000 })
     await page.getByRole('link', { name: 'Organiser console' }).click()
   }
   await expect(page.getByRole('heading', { name: 'My events' })).toBeVisible({ timeout: 20_000 })

@@ -359,6 +359,8 @@ test('councils with +91 tel: and mailto: links; My Events lists the registration
   await expect(page.getByText(`+91 ${councils[0].phone_number}`)).toBeVisible()
 
   await page.getByRole('navigation').getByRole('link', { name: 'Profile' }).click()
+  // Tapped once Profile has settled: its activity points come in after the page and push the links down.
+  await expect(page.getByRole('heading', { name: /^Activity points: \d+ of \d+$/ })).toBeVisible({ timeout: 15_000 })
   await page.getByRole('link', { name: 'My Events' }).click()
   await expect(page).toHaveURL(`${server.url}/profile/myevents`)
   await expect(page.getByRole('heading', { level: 1, name: 'My Events' })).toBeVisible()
