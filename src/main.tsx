@@ -53,18 +53,10 @@ if (splash) {
   )
 }
 
-// The service worker (src/sw.ts): installed once the first screen has had the network to itself. When a new
-// version takes over a page that an older one controlled, that page's code is stale (its lazy chunks are gone
-// from the server and the cache): reload it onto the new version rather than leave the student on it.
+// The service worker (src/sw.ts): installed once the first screen has had the network to itself. A new version
+// loads the pages of the older one again itself (its activate).
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   const sw = navigator.serviceWorker
-  const hadController = !!sw.controller
-  let reloading = false
-  sw.addEventListener('controllerchange', () => {
-    if (!hadController || reloading) return
-    reloading = true
-    location.reload()
-  })
   const register = () => sw.register('/sw.js').catch((err) => console.error('service worker registration failed', err))
   if (document.readyState === 'complete') register()
   else addEventListener('load', register, { once: true })

@@ -1,6 +1,6 @@
 // A new version replaces the old one without trapping students on stale code (issue 5): build A is served and
 // installed by its service worker; the server then serves build B; the next start finds B's service worker,
-// which takes over, and the page reloads onto B's code (src/main.tsx, src/sw.ts).
+// which takes over, and loads the page again onto B's code (src/sw.ts, its activate).
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
