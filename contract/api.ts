@@ -20,6 +20,7 @@ import { DESK_RECEIPT_CALLS, PAYMENT_ORG_CALLS } from './payments-org.ts'
 import { OPS_CALLS } from './ops.ts'
 import { POINTS_CALLS } from './points.ts'
 import { TRANSFER_CALLS } from './transfer.ts'
+import { INBOX_CALLS, unread } from './inbox.ts'
 
 /** The app's one-time sign-in value (src/stores/session-flows.ts makes 32 random bytes, base64url). */
 const appState = z.optional(
@@ -182,9 +183,9 @@ export const STUDENT_CALLS = {
     path: '/user/p/me',
     auth: 'bearer',
     tag: 'user',
-    summary: 'The signed-in student.',
+    summary: 'The signed-in student, and how many of their messages are unread (contract/inbox.ts).',
     body: noFields,
-    answers: { 200: ok({ user }), ...bearer() },
+    answers: { 200: ok({ user, unread }), ...bearer() },
   },
   updateProfile: {
     method: 'POST',
@@ -352,6 +353,7 @@ export const CALLS = {
   ...OPS_CALLS,
   ...POINTS_CALLS,
   ...TRANSFER_CALLS,
+  ...INBOX_CALLS,
 } as const satisfies Record<string, CallSpec>
 
 export type CallName = keyof typeof CALLS

@@ -117,14 +117,17 @@ export const AROUND_CALLS = {
     path: '/org/p/event/notify',
     auth: 'bearer',
     tag: 'organiser',
-    summary: 'Organisers of the event’s council and admins: a push message to its participants, ticket holders or waitlist; at most 5 a day per event.',
+    summary:
+      'Organisers of the event’s council and admins: a message to its participants, ticket holders or waitlist, kept in each one’s inbox and pushed to those with notifications on; at most 5 a day per event.',
     body: fields({
       ...eventId,
       title: text('title', NOTIFY_LIMITS.title),
       body: text('body', NOTIFY_LIMITS.body),
       to: z.enum(NOTIFY_AUDIENCES, { error: `to must be one of ${NOTIFY_AUDIENCES.join(', ')}` }),
     }),
-    answers: { 200: ok({ sent: z.int() }), ...bearer(403, 404) },
+    // `in_app` beyond API.md (issue 37 item 2, contract/inbox.ts): students whose inbox got the message; `sent`:
+    // those reached by push besides.
+    answers: { 200: ok({ sent: z.int(), in_app: z.int() }), ...bearer(403, 404) },
   },
   // Beyond API.md (issue 22 item 1): what the console's "Send a notification" form shows before sending.
   orgNotifyStatus: {
