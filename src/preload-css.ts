@@ -1,8 +1,10 @@
 // The helper Vite calls for each lazy import of the build (`__vitePreload(load, deps)`), in place of Vite's own
-// (scripts/vite/css-preload.ts). This build preloads no scripts (build.modulePreload: false), so a lazy chunk's
-// `deps` are its stylesheets only: each becomes a <link rel=stylesheet>, once per page, and the chunk is imported
-// when they have loaded, so a screen never shows unstyled. A stylesheet that fails rejects the import (the route
-// table, src/routes.ts, then shows its "could not be loaded" screen) and is fetched afresh on the next try.
+// (scripts/vite/css-preload.ts), and the loader a lazy chunk awaits for its own stylesheets (`__css`, the same
+// plugin writes the call). This build preloads no scripts (build.modulePreload: false), so `deps` would be
+// stylesheets only, and the build names none there any more: each chunk asks for its own. Each stylesheet becomes a
+// <link rel=stylesheet>, once per page, and the chunk runs when they have loaded, so a screen never shows unstyled.
+// A stylesheet that fails rejects (the route table, src/routes.ts, then shows its "could not be loaded" screen) and
+// is fetched afresh on the next try.
 const stylesheets: Record<string, Promise<unknown>> = {}
 
 const stylesheet = (file: string) =>
@@ -21,3 +23,9 @@ const stylesheet = (file: string) =>
   }))
 
 export const __vitePreload = <T>(load: () => Promise<T>, deps?: string[]): Promise<T> => Promise.all((deps ?? []).map(stylesheet)).then(load)
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __css: (files: string[]) => Promise<unknown>
+}
+globalThis.__css = (files) => Promise.all(files.map(stylesheet))

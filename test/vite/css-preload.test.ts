@@ -1,7 +1,7 @@
 // scripts/vite/css-preload.ts and the helper it puts in Vite's place (src/preload-css.ts): a lazy chunk is imported
 // once its stylesheets have loaded; each stylesheet is added once; one that fails rejects and is tried again later.
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { cssPreload, HELPER_ID } from '../../scripts/vite/css-preload.ts'
+import { cssPreload, HELPER_ID, LOADER, ownStylesheets } from '../../scripts/vite/css-preload.ts'
 
 interface FakeLink {
   rel: string
@@ -91,4 +91,28 @@ test('the plugin warns when Vite never asked for its helper (renamed: its own wo
   ;(plugin.load as { handler: () => string }).handler()
   ;(plugin.buildEnd as (this: unknown, e?: Error) => void).call({ warn })
   expect(warn).not.toHaveBeenCalled()
+})
+
+test('each lazy chunk awaits its own stylesheets; its importer no longer lists them (nor the start chunk)', () => {
+  const importer = [
+    'const __vite__mapDeps=(i,m=__vite__mapDeps,d=(m.f||(m.f=["assets/s-1.css","assets/s-2.css"])))=>i.map(i=>d[i]);',
+    'import{a as R}from"./start.js";const x=R(()=>import(`./c-1.js`),__vite__mapDeps([0])),y=R(()=>import(`./c-2.js`),__vite__mapDeps([0,1]));',
+  ].join('\n')
+  const start = ownStylesheets({ type: 'chunk', isEntry: true, code: importer, viteMetadata: { importedCss: new Set(['assets/s-home.css']) } })
+  expect(start).toBe('import{a as R}from"./start.js";const x=R(()=>import(`./c-1.js`)),y=R(()=>import(`./c-2.js`));')
+  const lazy = ownStylesheets({ type: 'chunk', isEntry: false, code: 'export default 1', viteMetadata: { importedCss: new Set(['assets/s-1.css', 'assets/s-2.css']) } })
+  expect(lazy).toBe(`await ${LOADER}(["assets/s-1.css","assets/s-2.css"]);\nexport default 1`)
+  expect(ownStylesheets({ type: 'chunk', isEntry: false, code: 'export default 2', viteMetadata: { importedCss: new Set() } })).toBe('export default 2')
+})
+
+test('the loader the chunks await loads each stylesheet once, and rejects when one fails', async () => {
+  await helper() // defines it
+  const loader = (globalThis as unknown as Record<string, (files: string[]) => Promise<unknown>>)[LOADER]
+  const both = loader(['assets/s-a.css', 'assets/s-b.css'])
+  const again = loader(['assets/s-a.css'])
+  expect(links.map((l) => l.href)).toEqual(['/assets/s-a.css', '/assets/s-b.css'])
+  links[0]!.onload!()
+  await expect(again).resolves.toBeDefined()
+  links[1]!.onerror!()
+  await expect(both).rejects.toThrow('Could not load /assets/s-b.css')
 })
