@@ -67,3 +67,7 @@ import type * as paymentsOrg from './payments-org.ts'
 export type OrgPayment = z.output<typeof paymentsOrg.orgPayment>
 export type PaymentTotals = z.output<typeof paymentsOrg.paymentTotals>
 export type DeskStudent = z.output<typeof paymentsOrg.deskStudent>
+
+// The inbox (contract/inbox.ts).
+import type * as inbox from './inbox.ts'
+export type InboxMessage = z.output<typeof inbox.inboxMessage>

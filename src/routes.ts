@@ -38,6 +38,8 @@ export const routes: RouteEntry[] = [
   { path: '/councils', component: page(() => import('./pages/councils/index.tsx')) },
   { path: '/profile', component: page(() => import('./pages/profile/index.tsx')) },
   { path: '/profile/myevents', component: page(() => import('./pages/my-events/index.tsx')) },
+  // The header's bell (issue 37 item 2).
+  { path: '/inbox', component: page(() => import('./pages/inbox/index.tsx')) },
   { path: '/event-details/:id', component: page(() => import('./pages/event-details/index.tsx')) },
   // How a fair opening's draw is checked (issue 24): linked from an event with a draw.
   { path: '/event-details/:id/draw', component: page(() => import('./pages/draw/index.tsx')) },

@@ -14,7 +14,9 @@ export const noCopies: Pick<LastKnown, 'remember'> = { remember: (_key, fetcher)
 export function createStartCalls(client: Client, { remember }: Pick<LastKnown, 'remember'> = noCopies) {
   const post = client.request as Post
   return {
-    me: () => remember('me', () => post('/user/p/me').then((d) => d.user)),
+    // The user, and how many of their messages are unread (the header's bell, contract/inbox.ts).
+    // Kept as 'user' since it carries the count too ('me' held the user alone).
+    me: () => remember('user', () => post('/user/p/me')),
     // Narrowed by `query` (issue 15: Home, a calendar month, one parent's children); each narrowing its own copy.
     getEvents: (query?: Request<'events'>) =>
       remember(query ? `events:${JSON.stringify(query)}` : 'events', () => post('/event/p/get', query).then((d) => d.events)),

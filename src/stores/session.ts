@@ -27,6 +27,8 @@ interface SessionDeps {
 
 export const SessionModel = createModel(({ me, events }: SessionDeps) => {
   const user = signal<User | null>(null)
+  /** The student's unread messages (the header's bell); the inbox writes it as it marks them read. */
+  const unread = signal(0)
   const status = signal<SessionStatus>('idle')
   const error = signal<string | null>(null)
   let inFlight: Promise<void> | null = null
@@ -49,7 +51,8 @@ export const SessionModel = createModel(({ me, events }: SessionDeps) => {
       try {
         const fetched = await me()
         if (mine !== generation) return
-        user.value = fetched
+        user.value = fetched.user
+        unread.value = fetched.unread
         error.value = null
       } catch (err) {
         if (mine !== generation) return
@@ -86,6 +89,7 @@ export const SessionModel = createModel(({ me, events }: SessionDeps) => {
 
   return {
     user: user as ReadonlySignal<User | null>,
+    unread,
     status: status as ReadonlySignal<SessionStatus>,
     error: error as ReadonlySignal<string | null>,
     userData,

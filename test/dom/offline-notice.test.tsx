@@ -31,7 +31,7 @@ describe('offline notice', () => {
   it('no network: the kept user and events, and the notice; online again: fresh answers and no notice', async () => {
     localStorage.setItem('accessToken', 'acc-1')
     localStorage.setItem('refreshToken', 'ref-1')
-    localStorage.setItem('lastKnown:me', JSON.stringify(student({ name: 'Kept Name' })))
+    localStorage.setItem('lastKnown:user', JSON.stringify({ error: false, user: student({ name: 'Kept Name' }), unread: 0 }))
     localStorage.setItem(HOME_EVENTS_KEY, JSON.stringify({ TICKET_OPEN: [GARBA] }))
     noNetwork()
     const view = mount(<OfflineNotice />)

@@ -55,7 +55,8 @@ describe('api calls', () => {
   }
 
   it('reads resolve with the entity itself', async () => {
-    expect(await recorder({ user: { id: 1 } }).api.me()).toEqual({ id: 1 })
+    // The user's read carries the unread count beside the user (the header's bell, contract/inbox.ts).
+    expect(await recorder({ user: { id: 1 }, unread: 2 }).api.me()).toMatchObject({ user: { id: 1 }, unread: 2 })
     expect(await recorder({ events: { UPCOMING: [] } }).api.getEvents()).toEqual({ UPCOMING: [] })
     expect(await recorder({ event: { id: 3 } }).api.getEvent(3)).toEqual({ id: 3 })
     expect(await recorder({ councils: [{ id: 2 }] }).api.getCouncils()).toEqual([{ id: 2 }])

@@ -92,10 +92,10 @@ describe('last known answers', () => {
       return String(url).endsWith('/user/p/me') ? json(200, { error: false, user: USER }) : json(200, { error: false, event: { id: 5, name: 'Garba Night' } })
     })
     const api = createCalls(createClient({ fetch, storage: store, onLogout: vi.fn() }), lastKnown)
-    expect(await api.me()).toEqual(USER)
+    expect((await api.me()).user).toEqual(USER)
     expect(await api.getEvent(5)).toEqual({ id: 5, name: 'Garba Night' })
     online = false
-    expect(await api.me()).toEqual(USER)
+    expect((await api.me()).user).toEqual(USER)
     expect(await api.getEvent(5)).toEqual({ id: 5, name: 'Garba Night' })
     expect(heard).toEqual([false, false, true, true])
     // Nothing kept for another event: the network failure comes through.
@@ -111,7 +111,7 @@ describe('last known answers', () => {
     await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
     store.data.clear() // the student logs out while the read is on its way (signOut: localStorage.clear())
     answer(json(200, { error: false, user: USER }))
-    expect(await me).toEqual(USER)
+    expect((await me).user).toEqual(USER)
     expect([...store.data.keys()]).toEqual([])
   })
 

@@ -1,6 +1,6 @@
 // The main layout of SPEC §1/§2: it loads the user and the events before rendering the screen, sends a user
-// without phone or roll number to /getting-started, and frames the screen with the 'Namaste' header and the
-// bottom navigation. Routes marked `layout: false` (login, logout, getting-started) render bare.
+// without phone or roll number to /getting-started, and frames the screen with the 'Namaste' header (its bell
+// leads to the inbox) and the bottom navigation. Routes marked `layout: false` (login, logout, getting-started) render bare.
 import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
@@ -26,12 +26,22 @@ export const isActiveTab = (tab: string, path: string) => (tab === '/' ? path ==
 
 function Header() {
   const { name, photo_url } = session.userData.value
+  const unread = session.unread.value
   return (
     <header class="app-header">
       <div class="greeting">
         <span class="greeting-word">Namaste</span>
         <span class="greeting-name">{name}</span>
       </div>
+      {/* The inbox (issue 37 item 2): every message the student was sent, with the unread ones counted. */}
+      <a href="/inbox" class="avatar-link bell" aria-label={`Inbox${unread ? `, ${unread} unread` : ''}`}>
+        {icon('M6 17v-6a6 6 0 0 1 12 0v6l2 2H4zM10 21h4')}
+        {unread > 0 && (
+          <span class="badge" aria-hidden="true">
+            {unread}
+          </span>
+        )}
+      </a>
       <a href="/profile" class="avatar-link" aria-label={photo_url ? undefined : 'My Profile'}>
         {photo_url ? (
           // Google's photo host refuses some requests that carry a referrer.
