@@ -22,7 +22,7 @@ export function createOrgCalls(client: Pick<Client, 'request' | 'authorized'>, b
     organizers: (body: Request<'orgCouncilOrganizers'>) => post('/org/p/council/organizers', body).then((d) => d.organizers),
     /** Issue 22 item 1: how many each audience reaches and the messages left today, then the message itself. */
     notifyStatus: (eventId: number) => post('/org/p/event/notify/status', { event_id: eventId }),
-    notify: (body: Request<'orgNotify'>) => post('/org/p/event/notify', body).then((d) => d.sent),
+    notify: (body: Request<'orgNotify'>) => post('/org/p/event/notify', body),
     /** Admins: the audit log, newest first, 100 a page; `before` an entry id to read on from. */
     audit: (body: Request<'orgAudit'>) => post('/org/p/audit', body).then((d) => d.entries),
     /** One image as multipart/form-data; answers the stored image's address. */

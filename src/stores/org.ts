@@ -99,7 +99,10 @@ export const OrgModel = createModel((api: OrgApi) => {
     notifyStatus: notifyStatus.value as ReadonlySignal<NotifyStatus | null>,
     notifyStatusError: notifyStatus.error as ReadonlySignal<string | null>,
     loadNotifyStatus: action((eventId: number) => notifyStatus.load(eventId, () => api.notifyStatus(eventId)).catch(() => {})),
-    /** Sends an organiser's message; answers how many students' phones it went to, and reads the status again. */
+    /**
+     * Sends an organiser's message; answers how many students got it in the app's inbox (`in_app`) and how many of
+     * them by push too (`sent`), and reads the status again.
+     */
     notify: action(async (body: Parameters<OrgApi['notify']>[0]) => {
       try {
         return await api.notify(body)

@@ -250,7 +250,7 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
 
   // A notification to the participants (issue 22 item 1): who it reaches and the day's sends before, the result after.
   const notify = page.getByRole('region', { name: 'Send a notification' })
-  await expect(notify.getByTestId('notify-reach')).toHaveText('Reaches 1 of 1 registered students with notifications on.', {
+  await expect(notify.getByTestId('notify-reach')).toHaveText('In the app: 1 student. By push too: 1 with notifications on.', {
     timeout: 15_000,
   })
   await expect(notify.getByTestId('notify-left')).toHaveText('5 of 5 messages left today.')
@@ -265,11 +265,11 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
   await expect(notify.getByTestId('notify-reach')).toHaveText('No ticket holders yet: nobody would get it.')
   await notify.getByRole('radio', { name: /Participants/ }).check()
   await notify.getByRole('button', { name: 'Send notification' }).click()
-  const confirmSend = page.getByRole('dialog', { name: 'Send to 1 phone?' })
+  const confirmSend = page.getByRole('dialog', { name: 'Send to 1 student?' })
   await expect(confirmSend).toContainText('Doors open at 6 PM')
   await expectNoSeriousViolations(page, 'Notification confirmation')
   await confirmSend.getByRole('button', { name: 'Confirm' }).click()
-  await expect(notify.getByRole('status').filter({ hasText: /^Sent to/ })).toHaveText('Sent to 1 phone', { timeout: 15_000 })
+  await expect(notify.getByRole('status').filter({ hasText: /^Sent to/ })).toHaveText('Sent to 1 student in the app, 1 of them by push too.', { timeout: 15_000 })
   await expect(notify.getByTestId('notify-left')).toHaveText('4 of 5 messages left today.')
   await expect.poll(() => pushed.map((p) => p.title), { timeout: 20_000 }).toContain(title)
   expect(pushed.find((p) => p.title === title)?.body).toBe('Doors open at 6 PM at the Seminar Hall.')

@@ -1,7 +1,8 @@
-// "Send a notification" on an event's console screen (issue 22 item 1): a push message to its participants, ticket
-// holders or waitlist. It says, before sending, how many students each audience has and how many of them have
-// notifications on (a message reaches only those), how many of the 5 messages a day are left, and, once sent,
-// how many phones it went to. The server checks the limits again (400 naming the field, 429 past five a day).
+// "Send a notification" on an event's console screen (issue 22 item 1): a message to its participants, ticket
+// holders or waitlist, kept in each one's inbox in the app and pushed to those with notifications on (issue 37
+// item 2). It says, before sending, how many students each audience has and how many of them have notifications
+// on, how many of the 5 messages a day are left, and, once sent, how many got it in the app and how many by push.
+// The server checks the limits again (400 naming the field, 429 past five a day).
 import { useEffect, useState } from 'preact/hooks'
 import { NOTIFY_LIMITS } from '../../../contract/notify-limits.ts'
 import { ConfirmModal } from '../../components/modal/index.tsx'
@@ -17,7 +18,7 @@ const AUDIENCES: [Audience, string, string][] = [
   ['WAITLIST', 'Waitlist', 'students on the waitlist'],
 ]
 
-const phones = (n: number) => `${n} phone${n === 1 ? '' : 's'}`
+const students = (n: number) => `${n} student${n === 1 ? '' : 's'}`
 
 /** A text field with its limit counted as one types, and its error (focused on a failed send). */
 function Text(props: { id: 'title' | 'body'; label: string; value: string; error?: string; set: (v: string) => void }) {
@@ -60,7 +61,8 @@ export function NotifyForm({ eventId }: { eventId: number }) {
   const send = async () => {
     setStep('busy')
     try {
-      setNote([`Sent to ${phones(await org.notify({ event_id: eventId, title: title.trim(), body: body.trim(), to }))}`, false])
+      const { in_app, sent } = await org.notify({ event_id: eventId, title: title.trim(), body: body.trim(), to })
+      setNote([`Sent to ${students(in_app)} in the app, ${sent} of them by push too.`, false])
       setTitle('')
       setBody('')
     } catch (err) {
@@ -100,7 +102,7 @@ export function NotifyForm({ eventId }: { eventId: number }) {
           {!reach
             ? (org.notifyStatusError.value ?? '…')
             : reach.students
-              ? `Reaches ${reach.notifications_on} of ${reach.students} ${who} with notifications on.`
+              ? `In the app: ${students(reach.students)}. By push too: ${reach.notifications_on} with notifications on.`
               : `No ${who} yet: nobody would get it.`}
         </p>
         {status && (
@@ -118,7 +120,7 @@ export function NotifyForm({ eventId }: { eventId: number }) {
         {note?.[0]}
       </p>
       {step && (
-        <ConfirmModal title={`Send to ${reach ? phones(reach.notifications_on) : who}?`} busy={step === 'busy'} onConfirm={send} onCancel={() => setStep('')}>
+        <ConfirmModal title={`Send to ${reach ? students(reach.students) : who}?`} busy={step === 'busy'} onConfirm={send} onCancel={() => setStep('')}>
           <p>
             <strong>{title.trim()}</strong>
           </p>
