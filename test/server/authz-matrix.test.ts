@@ -112,12 +112,14 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       .toUpperCase()
       .replace(/[ILOU]/g, '7')}`.slice(0, 10)
     await t.database.db.insert(schema.pointCodes).values({ userId: member.id, eventId: completed, kind: 'WINNER', code: pointCode })
-    // The inbox (issue 37 item 2): one message for each role, then one for a student outside the roles (the newest id).
+    // The inbox (issue 37 item 2): one message for each role, then one for a student outside the roles (the newest
+    // id). None of them holds a push subscription, so no push is queued (the tick would send it mid-row).
+    const outsider = await t.student()
     const inboxed = await t.database.db
       .insert(schema.inboxMessages)
       .values([
         ...Object.entries(users).map(([role, u]) => ({ userId: u.id, title: `For ${role}`, body: 'x', url: '/events' })),
-        { userId: otherLeader.id, title: 'For another', body: 'x', url: '/events' },
+        { userId: outsider.id, title: 'For another', body: 'x', url: '/events' },
       ])
       .returning({ id: schema.inboxMessages.id })
     const inboxTop = Math.max(...inboxed.map((m) => m.id))
