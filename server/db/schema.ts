@@ -444,6 +444,33 @@ export const pushOutbox = pgTable(
   (t) => [index('push_outbox_due').on(t.notBefore)],
 )
 
+/**
+ * A student's inbox (issue 37 item 2): every message sent to them, whether or not a push reached a phone. Writers
+ * insert here for every recipient; the trigger inbox_messages_push (server/db/functions/inbox_messages_push.sql)
+ * queues the push_outbox row for those with a subscription. Read marks live here, so every device agrees; the
+ * around-the-event tick deletes messages older than INBOX_KEEP_DAYS.
+ */
+export const inboxMessages = pgTable(
+  'inbox_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    url: text('url').notNull(),
+    tag: text('tag'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('inbox_messages_user_id').on(t.userId, t.id.desc()),
+    index('inbox_messages_user_unread').on(t.userId).where(sql`${t.readAt} IS NULL`),
+    index('inbox_messages_created_at').on(t.createdAt),
+  ],
+)
+
 /** The reminder an hour before an event, sent once per event and start time. */
 export const eventReminders = pgTable(
   'event_reminders',

@@ -1,9 +1,11 @@
 // Around the event (API.md Part 2): the waitlist, ticket transfer (issue 25) and push repositories, the VAPID keys, and the tick that runs
 // every second on every instance: waitlist offers passed on when their hold expires, reminders an hour before
-// an event, and the push outbox sent. Each step takes its rows with FOR UPDATE SKIP LOCKED or a unique key, so
-// several instances ticking together do each thing once. The tick is off every request's path.
+// an event, the push outbox sent, and inbox messages older than INBOX_KEEP_DAYS deleted (in batches). Each step
+// takes its rows with FOR UPDATE SKIP LOCKED or a unique key, so several instances ticking together do each thing
+// once. The tick is off every request's path.
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
+import { inboxRepository } from '../db/people/inbox.ts'
 import { pushRepository, type PushRepository } from '../db/people/push.ts'
 import { transfersRepository, type TransfersRepository } from '../db/tickets/transfers.ts'
 import { waitlistRepository, type WaitlistRepository } from '../db/tickets/waitlist.ts'
@@ -33,6 +35,7 @@ export const around = fp(
   async (app, { config, intervalMs = 1000 }: { config: Config; intervalMs?: number | false }) => {
     const waitlist = waitlistRepository(app.db, { holdMinutes: config.waitlistHoldMinutes })
     const push = pushRepository(app.db)
+    const inbox = inboxRepository(app.db)
     const vapid = loadVapid(config)
     const sender = pushSender(push, vapid, {
       endpoints: config.pushEndpoints,
@@ -52,6 +55,7 @@ export const around = fp(
         await waitlist.tick()
         await push.queueReminders()
         await sender.drain()
+        await inbox.purgeOld()
       } catch (err) {
         if (!closing) app.log.error({ err }, 'around-the-event tick failed')
       }

@@ -20,6 +20,7 @@ import { feedsRepository, type FeedsRepository } from '../db/events/feeds.ts'
 import { uploadsRepository, type UploadsRepository } from '../db/events/uploads.ts'
 import { randomCertificateCode } from '../feeds/secrets.ts'
 import { pointsRepository, type PointsRepository } from '../db/points/points.ts'
+import { inboxRepository, type InboxRepository } from '../db/people/inbox.ts'
 import { fairDraws } from './scheduler.ts'
 
 declare module 'fastify' {
@@ -44,6 +45,8 @@ declare module 'fastify' {
     feedsRepository: FeedsRepository
     uploadsRepository: UploadsRepository
     pointsRepository: PointsRepository
+    /** The students' inboxes (issue 37 item 2). */
+    inboxRepository: InboxRepository
   }
 }
 
@@ -114,4 +117,5 @@ export const repositories = [
   fp(async (app) => void app.decorate('feedsRepository', feedsRepository(app.db, randomCertificateCode)), { name: 'feeds-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('uploadsRepository', uploadsRepository(app.db)), { name: 'uploads-repository', dependencies: DB }),
   fp(async (app) => void app.decorate('pointsRepository', pointsRepository(app.db, randomCertificateCode)), { name: 'points-repository', dependencies: DB }),
+  fp(async (app) => void app.decorate('inboxRepository', inboxRepository(app.db)), { name: 'inbox-repository', dependencies: DB }),
 ]

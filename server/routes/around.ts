@@ -90,9 +90,9 @@ export const aroundSignedInRoutes: FastifyPluginAsyncZod = async (app) => {
       const access = await app.rolesRepository.eventAccess(request.userId, event_id)
       // No such event: 404 for an organiser, the same 403 as for a known event for anyone else (org.ts, unknownEvent).
       if (!access && !(await app.orgRepository.hasOrganiserRole(request.userId))) throw refusal('notOrganiser')
-      const sent = valueOf(await app.pushRepository.organiserMessage(request.userId, access, { eventId: event_id, title, body, to }))
+      const { sent, in_app } = valueOf(await app.pushRepository.organiserMessage(request.userId, access, { eventId: event_id, title, body, to }))
       kick()
-      return { error: false as const, sent }
+      return { error: false as const, sent, in_app }
     },
   })
 

@@ -1,4 +1,5 @@
-// The signed-in student's own profile (API.md "user" rows): read it, and write the onboarding fields.
+// The signed-in student's own profile (API.md "user" rows): read it, and write the onboarding fields; and their
+// inbox (contract/inbox.ts): a page of their messages, and read marks up to an id. Only the caller's own, always.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CALLS } from '../../contract/api.ts'
 import { COLLEGE, DEGREE } from '../../contract/constants.ts'
@@ -14,10 +15,27 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...declared(CALLS.me),
     handler: async (request) => {
-      const [user, roles] = await Promise.all([users.find(request.userId), app.rolesRepository.of(request.userId)])
+      const [user, roles, unread] = await Promise.all([
+        users.find(request.userId),
+        app.rolesRepository.of(request.userId),
+        app.inboxRepository.unread(request.userId),
+      ])
       if (!user) throw refusal('userNotFound')
-      return { error: false as const, user: toWireUser(user, roles) }
+      return { error: false as const, user: toWireUser(user, roles), unread }
     },
+  })
+
+  // A read, like /user/p/me: no limit of its own beyond the global one.
+  app.route({
+    ...declared(CALLS.inbox),
+    handler: async (request) => ({ error: false as const, ...(await app.inboxRepository.page(request.userId, request.body.before ?? null)) }),
+  })
+
+  // Read marks change rows: counted with the student's other writes.
+  app.route({
+    ...declared(CALLS.inboxRead),
+    config: { rateLimit: app.rateLimits.writes },
+    handler: async (request) => ({ error: false as const, unread: await app.inboxRepository.markRead(request.userId, request.body.up_to) }),
   })
 
   app.route({

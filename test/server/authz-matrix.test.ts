@@ -112,7 +112,35 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       .toUpperCase()
       .replace(/[ILOU]/g, '7')}`.slice(0, 10)
     await t.database.db.insert(schema.pointCodes).values({ userId: member.id, eventId: completed, kind: 'WINNER', code: pointCode })
-    return { open, teamEvent, tickets, drawn, drawnKeys, completed, alpha, bravo, users, sessions, auth, idOf, heldByAnother, heldEndpoint, pointCode }
+    // The inbox (issue 37 item 2): one message for each role, then one for a student outside the roles (the newest
+    // id). None of them holds a push subscription, so no push is queued (the tick would send it mid-row).
+    const outsider = await t.student()
+    const inboxed = await t.database.db
+      .insert(schema.inboxMessages)
+      .values([
+        ...Object.entries(users).map(([role, u]) => ({ userId: u.id, title: `For ${role}`, body: 'x', url: '/events' })),
+        { userId: outsider.id, title: 'For another', body: 'x', url: '/events' },
+      ])
+      .returning({ id: schema.inboxMessages.id })
+    const inboxTop = Math.max(...inboxed.map((m) => m.id))
+    return {
+      open,
+      teamEvent,
+      tickets,
+      drawn,
+      drawnKeys,
+      completed,
+      alpha,
+      bravo,
+      users,
+      sessions,
+      auth,
+      idOf,
+      heldByAnother,
+      heldEndpoint,
+      pointCode,
+      inboxTop,
+    }
   }
   type World = Awaited<ReturnType<typeof world>>
 
@@ -157,7 +185,24 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
           'year',
         ])
         expect(body.user.roles).toEqual({ admin: false, councils: [], door_events: [] })
+        expect(body.unread).toBe(1)
       },
+    },
+    // The inbox (issue 37 item 2): any signed-in student, their own messages only.
+    'POST /user/p/inbox': {
+      url: () => '/api/v1/user/p/inbox',
+      body: () => ({}),
+      expect: bearerOnly(),
+      check: (_w, role, body) => {
+        expect(body.messages.map((m: { title: string }) => m.title)).toEqual([`For ${role}`])
+        expect(body).toMatchObject({ unread: 1, more: false })
+      },
+    },
+    'POST /user/p/inbox/read (up to another student’s newest id)': {
+      url: () => '/api/v1/user/p/inbox/read',
+      body: (w) => ({ up_to: w.inboxTop }),
+      expect: bearerOnly({ writes: ['inbox_messages'] }),
+      check: (_w, _role, body) => expect(body).toEqual({ error: false, unread: 0 }),
     },
     'POST /user/p/update (own profile)': {
       url: () => '/api/v1/user/p/update',

@@ -178,6 +178,9 @@ describe.each(DB_KINDS)('the console’s payments on %s', (kind) => {
     expect(rejected).toMatchObject({ status: 200, body: { payment: { status: 'PENDING', utr: null } } })
     const pushed = rowsOf(await t.database.db.execute(sql`SELECT title, body FROM push_outbox WHERE user_id = ${a.id}`)) as unknown[]
     expect(JSON.stringify(pushed)).toContain('not found')
+    // And in the student's inbox, where it stays after the push is sent (issue 37 item 2).
+    const kept = rowsOf(await t.database.db.execute(sql`SELECT title FROM inbox_messages WHERE user_id = ${a.id}`)) as unknown[]
+    expect(kept).toEqual([{ title: 'Your UPI payment was not found' }])
     // Sent back twice: refused, nothing written.
     const snap = await state(eventId)
     expect(await org('payment/reject', { event_id: eventId, payment_id: pa }, organiser)).toMatchObject({

@@ -113,7 +113,7 @@ describe('web push', () => {
     expect(await subscriptions(flaky.endpoint)).toHaveLength(1)
   })
 
-  it('unsubscribe forgets only the caller’s endpoint; a student without a subscription gets nothing queued', async () => {
+  it('unsubscribe forgets only the caller’s endpoint; a student without a subscription gets the message in the inbox and nothing queued for push', async () => {
     const b = await browser()
     const other = await t.student()
     const res = await t.app.inject({
@@ -131,7 +131,15 @@ describe('web push', () => {
       payload: { endpoint: b.endpoint },
     })
     expect(await subscriptions(b.endpoint)).toEqual([])
-    expect(await t.app.pushRepository.queue([b.student.id, other.id], { title: 'x', body: 'y', url: '/' })).toBe(0)
+    // Both inboxes get it (issue 37 item 2); the outbox gets nothing: neither holds a subscription now.
+    expect(await t.app.pushRepository.queue([b.student.id, other.id], { title: 'x', body: 'y', url: '/' })).toBe(2)
+    const outbox = await t.database.db.select().from(schema.pushOutbox).where(sql`${schema.pushOutbox.userId} IN (${b.student.id}, ${other.id})`)
+    expect(outbox).toEqual([])
+    const inboxes = await t.database.db
+      .select({ userId: schema.inboxMessages.userId, title: schema.inboxMessages.title })
+      .from(schema.inboxMessages)
+      .where(sql`${schema.inboxMessages.userId} IN (${b.student.id}, ${other.id})`)
+    expect(inboxes.sort((x, y) => x.userId - y.userId)).toEqual([b.student.id, other.id].sort((x, y) => x - y).map((userId) => ({ userId, title: 'x' })))
   })
 
   it('refuses a malformed subscription with 400 naming the field, writing nothing', async () => {
@@ -202,9 +210,10 @@ describe('web push', () => {
     expect((await notify(organiser, { to: 'ALL' })).statusCode).toBe(400)
     expect((await notify(organiser, { event_id: 2147483647 })).statusCode).toBe(404)
     const first = await notify(organiser, {})
-    expect(first.json()).toEqual({ error: false, sent: 1 })
+    // One ticket holder, pushed and in the inbox; then both participants.
+    expect(first.json()).toEqual({ error: false, sent: 1, in_app: 1 })
     expect(await inbox(attendee, 1)).toEqual([{ title: 'Gate 2', body: 'Use gate 2 tonight.', url: `/event-details/${eventId}`, tag: `message-${eventId}` }])
-    expect((await notify(organiser, { to: 'PARTICIPANTS' })).json().sent).toBe(2)
+    expect((await notify(organiser, { to: 'PARTICIPANTS' })).json()).toEqual({ error: false, sent: 2, in_app: 2 })
     const adminOk = await notify(admin, { to: 'WAITLIST' })
     expect(adminOk.statusCode, adminOk.body).toBe(200)
     await notify(organiser, {})
@@ -272,7 +281,12 @@ describe('web push', () => {
       headers: { 'content-type': 'application/json', ...organiser.auth },
       payload: { event_id: eventId, title: 'Gate 2', body: 'Use gate 2.', to: 'PARTICIPANTS' },
     })
-    expect(sent.json()).toEqual({ error: false, sent: first.json().audiences.PARTICIPANTS.notifications_on })
+    // Pushed to those with notifications on; in the inbox of every participant, the quiet one too.
+    expect(sent.json()).toEqual({
+      error: false,
+      sent: first.json().audiences.PARTICIPANTS.notifications_on,
+      in_app: first.json().audiences.PARTICIPANTS.students,
+    })
     const after = (await status(organiser)).json()
     expect(after.remaining).toBe(4)
     const freesIn = Date.parse(after.frees_at) - Date.now()

@@ -59,6 +59,8 @@ describe('user calls', () => {
           // API.md Part 2: a student with no other role.
           roles: { admin: false, councils: [], door_events: [] },
         },
+        // contract/inbox.ts: the unread messages beside the user; a new student has none.
+        unread: 0,
       })
     })
 

@@ -1,6 +1,7 @@
 -- An event that leaves TICKET_OPEN has no waitlist any more (offers cleared with it); reaching TICKET_OPEN queues
--- "Tickets are open" for its registered students with a push subscription (a manual move or the scheduler alike).
--- Migrations: 0006 (the last holds this definition).
+-- "Tickets are open" in the inbox of its registered students without a ticket (a manual move or the scheduler alike);
+-- inbox_messages_push queues the push for those with a subscription.
+-- Migrations: 0006, 0023 (the last holds this definition).
 CREATE OR REPLACE FUNCTION events_state_waitlist_push() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -8,11 +9,10 @@ BEGIN
     DELETE FROM waitlist WHERE event_id = NEW.id;
   END IF;
   IF NEW.state = 'TICKET_OPEN' AND OLD.state <> 'TICKET_OPEN' AND NEW.is_ticket_feature_enabled THEN
-    INSERT INTO push_outbox (user_id, title, body, url, tag)
+    INSERT INTO inbox_messages (user_id, title, body, url, tag)
       SELECT p.user_id, 'Tickets are open', 'Collect your ticket for ' || NEW.name || ' now.', '/event-details/' || NEW.id, 'open-' || NEW.id
         FROM participants p
-        WHERE p.event_id = NEW.id AND NOT p.ticket_collected
-          AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = p.user_id);
+        WHERE p.event_id = NEW.id AND NOT p.ticket_collected;
   END IF;
   RETURN NULL;
 END

@@ -2,13 +2,14 @@
 -- from the core sha256() with the padded keys the server passes in), sorted once bytewise (COLLATE "C"); the first
 -- `free` eligible entrants (registered, no ticket, not in a team below min_ppt) get their tickets in one UPDATE
 -- (codes from the server's CSPRNG, tickets_sold moved once), the other eligible ones join the waitlist in key order,
--- push rows for those with a subscription, and the published record (every entrant's key) in fair_draws. Runs only
+-- a message in every placed entrant's inbox (inbox_messages_push queues the push for those with a subscription),
+-- and the published record (every entrant's key) in fair_draws. Runs only
 -- for a due, undrawn TICKET_OPEN event, whose row it locks; fair_drawn_at set here makes a second call find nothing.
 -- On a paid event (issue 35) winners get their places held for payment (payments rows) instead of tickets.
 -- Answers {entrants, winners, waitlisted}, or NULL. Each entrant's outcome (WON, WAITLISTED, NOT_ELIGIBLE) is kept in
 -- fair_entrants.outcome; a key is HMAC-SHA256(seed, '<user id>:<nonce>'), or of the user id alone for an entry older
 -- than the nonce (computed here only for an entry whose key was not kept at entry).
--- Migrations: 0011, 0013, 0018, 0020 (the last holds this definition).
+-- Migrations: 0011, 0013, 0018, 0020, 0023 (the last holds this definition).
 CREATE OR REPLACE FUNCTION fair_draw(p_event_id integer, p_ipad bytea, p_opad bytea, p_codes text[]) RETURNS integer[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -67,7 +68,7 @@ BEGIN
       ON CONFLICT DO NOTHING
       RETURNING id, user_id
   ), told AS (
-    INSERT INTO push_outbox (user_id, title, body, url, tag)
+    INSERT INTO inbox_messages (user_id, title, body, url, tag)
       SELECT r.user_id, r.title, r.body, '/event-details/' || p_event_id, 'draw-' || p_event_id
         FROM (
           SELECT w.user_id, 'You got a ticket' AS title, 'The draw for ' || ev.name || ' is done: your ticket is ready.' AS body FROM ticketed w
@@ -80,7 +81,6 @@ BEGIN
                    || ((SELECT count(*) FROM waitlist o WHERE o.event_id = p_event_id) + row_number() OVER (ORDER BY q.id)) || ' on the waitlist.'
             FROM queued q
         ) r
-        WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = r.user_id)
       RETURNING 1
   ), marked AS (
     -- What the draw did with each entrant, as the student's entry shows it (issue 36 item 8): placed entrants won or

@@ -1,7 +1,7 @@
 -- Offers the free places of an event to the first in line, for p_hold_minutes; answers the students offered.
 -- The caller holds the event's row lock (FOR UPDATE), so two calls for one event never offer one place twice.
--- Each offer queues its push notification (for students with a subscription).
--- Migrations: 0006, 0020 (the last holds this definition).
+-- Each offer is a message in the student's inbox (inbox_messages_push queues the push for those with a subscription).
+-- Migrations: 0006, 0020, 0023 (the last holds this definition).
 CREATE OR REPLACE FUNCTION waitlist_offer(p_event_id integer, p_hold_minutes integer) RETURNS integer[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -25,11 +25,11 @@ BEGIN
       FROM next WHERE w.id = next.id
       RETURNING w.user_id, w.offer_expires_at
   ), queued AS (
-    INSERT INTO push_outbox (user_id, title, body, url, tag)
+    INSERT INTO inbox_messages (user_id, title, body, url, tag)
       SELECT upd.user_id, 'A ticket is held for you',
              'Claim your ticket for ' || ev.name || ' by ' || to_char(upd.offer_expires_at AT TIME ZONE 'Asia/Kolkata', 'FMHH12:MI AM') || '.',
              '/event-details/' || p_event_id, 'offer-' || p_event_id
-        FROM upd WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = upd.user_id)
+        FROM upd
   )
   SELECT coalesce(array_agg(upd.user_id), '{}') INTO offered FROM upd;
   RETURN offered;

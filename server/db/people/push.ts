@@ -1,6 +1,8 @@
-// Push subscriptions and the outbox of notifications (API.md Part 2 "Around the event"). A notification is queued
-// as a row of push_outbox with the change that causes it (often in SQL: migration 0006's triggers and
-// waitlist_offer()), and sent later by the push tick (server/push/sender.ts), never on the request's path.
+// Push subscriptions and the outbox of notifications (API.md Part 2 "Around the event"). Every message is a row of
+// inbox_messages for every recipient (issue 37 item 2), written with the change that causes it (often in SQL:
+// migration 0006's triggers, waitlist_offer(), fair_draw()); the trigger inbox_messages_push (migration 0023) queues
+// a row of push_outbox for the recipients with a subscription, sent later by the push tick (server/push/sender.ts),
+// never on the request's path.
 // Taking rows out of the outbox is one DELETE ... FOR UPDATE SKIP LOCKED, so with several instances each
 // notification is sent by one of them; a transient failure is queued again by that instance (retry()), for the
 // one subscription it failed for, not before its backoff (migration 0009).
@@ -108,28 +110,36 @@ export function pushRepository(db: Db) {
       await db.execute(sql`DELETE FROM push_subscriptions WHERE endpoint = ${endpoint}`)
     },
 
-    /** Queues a notification for each of these students who has a subscription; answers how many were queued. */
+    /**
+     * A message in the inbox of each of these students (once each; a student deleted meanwhile gets none), pushed
+     * besides to those with a subscription (the trigger); answers how many inboxes got it.
+     */
     async queue(userIds: number[], n: Notification, handle: Db = db): Promise<number> {
       if (userIds.length === 0) return 0
       const rows = rowsOf(
         await handle.execute(sql`
-          INSERT INTO push_outbox (user_id, title, body, url, tag)
-          SELECT DISTINCT s.user_id, ${n.title}, ${n.body}, ${n.url}, ${n.tag ?? null}::text FROM push_subscriptions s
-            WHERE s.user_id = ANY(${`{${userIds.join(',')}}`}::int[])
+          INSERT INTO inbox_messages (user_id, title, body, url, tag)
+          SELECT u.id, ${n.title}, ${n.body}, ${n.url}, ${n.tag ?? null}::text FROM users u
+            WHERE u.id = ANY(${`{${userIds.join(',')}}`}::int[])
+            ORDER BY u.id
           RETURNING id`),
       )
       return rows.length
     },
 
-    /** "Tickets are open" for the registered students of an event (the state trigger of migration 0006 does this too). */
+    /**
+     * "Tickets are open" for the registered students of an event without a ticket (the state trigger of migration
+     * 0006 does this when the event reaches TICKET_OPEN): only those whose inbox has no such message yet, so a call
+     * after the trigger, or a second call, adds nothing.
+     */
     async notifyTicketsOpen(eventId: number): Promise<number> {
       const rows = rowsOf(
         await db.execute(sql`
-          INSERT INTO push_outbox (user_id, title, body, url, tag)
-          SELECT DISTINCT p.user_id, 'Tickets are open', 'Collect your ticket for ' || e.name || ' now.', '/event-details/' || e.id, 'open-' || e.id
+          INSERT INTO inbox_messages (user_id, title, body, url, tag)
+          SELECT p.user_id, 'Tickets are open', 'Collect your ticket for ' || e.name || ' now.', '/event-details/' || e.id, 'open-' || e.id
             FROM participants p JOIN events e ON e.id = p.event_id
             WHERE p.event_id = ${eventId} AND NOT p.ticket_collected AND e.state = 'TICKET_OPEN'
-              AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = p.user_id)
+              AND NOT EXISTS (SELECT 1 FROM inbox_messages m WHERE m.user_id = p.user_id AND m.tag = 'open-' || e.id)
           RETURNING id`),
       )
       return rows.length
@@ -150,13 +160,12 @@ export function pushRepository(db: Db) {
             INSERT INTO event_reminders (event_id, starts_at) SELECT id, starts_at FROM due
               ON CONFLICT DO NOTHING RETURNING event_id
           )
-          INSERT INTO push_outbox (user_id, title, body, url, tag)
+          INSERT INTO inbox_messages (user_id, title, body, url, tag)
           SELECT p.user_id, due.name || ' starts soon',
                  'It starts at ' || to_char(due.starts_at AT TIME ZONE 'Asia/Kolkata', 'FMHH12:MI AM') || CASE WHEN due.venue <> '' THEN ' at ' || due.venue ELSE '' END || '. Have your ticket ready.',
                  '/ticket/' || due.id, 'reminder-' || due.id
             FROM marked JOIN due ON due.id = marked.event_id
             JOIN participants p ON p.event_id = due.id AND p.ticket_collected
-            WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = p.user_id)
           RETURNING id`),
       )
       return rows.length
@@ -270,13 +279,14 @@ export function pushRepository(db: Db) {
     /**
      * An organiser's message to an event's participants, ticket holders or waitlist: organisers of its council
      * and admins only, at most NOTIFY_PER_DAY per event in 24 hours (counted in the audit log, under the
-     * event's row lock), audited. Answers how many students it was queued for.
+     * event's row lock), audited. Every student of the audience gets it in their inbox (`in_app`); `sent`: those of
+     * them with a subscription, whom the trigger queues a push for.
      */
     async organiserMessage(
       actorId: number,
       access: { councilId: number; manage: boolean } | null,
       input: { eventId: number; title: string; body: string; to: Audience },
-    ): Promise<Outcome<number>> {
+    ): Promise<Outcome<{ sent: number; in_app: number }>> {
       if (!access) return { ok: false, refusal: 'eventNotFound' }
       if (!access.manage) return { ok: false, refusal: 'notOrganiser' }
       return outcomeOf(() =>
@@ -297,23 +307,30 @@ export function pushRepository(db: Db) {
               : input.to === 'TICKET_HOLDERS'
                 ? sql`SELECT user_id FROM participants WHERE event_id = ${input.eventId} AND ticket_collected`
                 : sql`SELECT user_id FROM participants WHERE event_id = ${input.eventId}`
-          const queued = rowsOf(
+          // One message per student (DISTINCT: a student is in an audience once), in every inbox; the trigger
+          // pushes to those with a subscription, whom `sent` counts.
+          const [counts] = rowsOf(
             await tx.execute(sql`
-              INSERT INTO push_outbox (user_id, title, body, url, tag)
-              SELECT DISTINCT s.user_id, ${input.title}, ${input.body}, ${`/event-details/${input.eventId}`}, ${`message-${input.eventId}`}
-                FROM push_subscriptions s WHERE s.user_id IN (${audience})
-              RETURNING user_id`),
-          )
-          const sent = new Set(queued.map((r) => (r as { user_id: number }).user_id)).size
+              WITH added AS (
+                INSERT INTO inbox_messages (user_id, title, body, url, tag)
+                SELECT a.user_id, ${input.title}, ${input.body}, ${`/event-details/${input.eventId}`}, ${`message-${input.eventId}`}
+                  FROM (SELECT DISTINCT user_id FROM (${audience}) x) a ORDER BY a.user_id
+                RETURNING user_id
+              )
+              SELECT count(*)::int AS in_app,
+                     count(*) FILTER (WHERE EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = added.user_id))::int AS sent
+                FROM added`),
+          ) as { in_app: number; sent: number }[]
+          const result = { sent: Number(counts?.sent ?? 0), in_app: Number(counts?.in_app ?? 0) }
           await recordAudit(tx, {
             actorId,
             actorKind: 'user',
             action: 'event.notify',
             councilId: access.councilId,
             eventId: input.eventId,
-            after: { title: input.title, body: input.body, to: input.to, sent },
+            after: { title: input.title, body: input.body, to: input.to, ...result },
           })
-          return sent
+          return result
         }),
       )
     },
