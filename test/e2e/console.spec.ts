@@ -269,7 +269,9 @@ async function walk(page: Page, browser: Browser, name: string, laptop = false) 
   await expect(confirmSend).toContainText('Doors open at 6 PM')
   await expectNoSeriousViolations(page, 'Notification confirmation')
   await confirmSend.getByRole('button', { name: 'Confirm' }).click()
-  await expect(notify.getByRole('status').filter({ hasText: /^Sent to/ })).toHaveText('Sent to 1 student in the app, 1 of them by push too.', { timeout: 15_000 })
+  await expect(notify.getByRole('status').filter({ hasText: /^Sent to/ })).toHaveText('Sent to 1 student in the app, 1 of them by push too.', {
+    timeout: 15_000,
+  })
   await expect(notify.getByTestId('notify-left')).toHaveText('4 of 5 messages left today.')
   await expect.poll(() => pushed.map((p) => p.title), { timeout: 20_000 }).toContain(title)
   expect(pushed.find((p) => p.title === title)?.body).toBe('Doors open at 6 PM at the Seminar Hall.')

@@ -100,7 +100,12 @@ test('each lazy chunk awaits its own stylesheets; its importer no longer lists t
   ].join('\n')
   const start = ownStylesheets({ type: 'chunk', isEntry: true, code: importer, viteMetadata: { importedCss: new Set(['assets/s-home.css']) } })
   expect(start).toBe('import{a as R}from"./start.js";const x=R(()=>import(`./c-1.js`)),y=R(()=>import(`./c-2.js`));')
-  const lazy = ownStylesheets({ type: 'chunk', isEntry: false, code: 'export default 1', viteMetadata: { importedCss: new Set(['assets/s-1.css', 'assets/s-2.css']) } })
+  const lazy = ownStylesheets({
+    type: 'chunk',
+    isEntry: false,
+    code: 'export default 1',
+    viteMetadata: { importedCss: new Set(['assets/s-1.css', 'assets/s-2.css']) },
+  })
   expect(lazy).toBe(`await ${LOADER}(["assets/s-1.css","assets/s-2.css"]);\nexport default 1`)
   expect(ownStylesheets({ type: 'chunk', isEntry: false, code: 'export default 2', viteMetadata: { importedCss: new Set() } })).toBe('export default 2')
 })

@@ -36,8 +36,7 @@ export default function Inbox() {
       </div>
       {messages.length === 0 ? (
         <p class="page-message">
-          No messages yet. Organisers’ messages, draw results, waitlist offers, tickets given to you and reminders arrive here, with
-          notifications on or off.
+          No messages yet. Organisers’ messages, draw results, waitlist offers, tickets given to you and reminders arrive here, with notifications on or off.
         </p>
       ) : (
         <ul class={s.list}>
