@@ -10,6 +10,7 @@ import { events } from './session.ts'
 import { offline } from './connection.ts'
 // The other background work of the start, in this chunk (no first-load bytes): 'Mobile Required''s staff links.
 import './staff-links.ts'
+import { eventImage } from '../lib/event-image.ts'
 
 const fetchedAhead = new Set<number>()
 
@@ -25,7 +26,7 @@ const controlled = () =>
   })
 
 function keepTicket(event: EventSummary) {
-  const picture = event.event_page_image_url || event.banner_url
+  const picture = eventImage(event)
   // Through the service worker's picture cache; the answer itself is not needed here.
   if (picture) controlled().then(() => (new Image().src = picture))
   if (!isKept(appStorage, `event:${event.id}`)) api.getEvent(event.id).catch(() => {})

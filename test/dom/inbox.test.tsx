@@ -6,6 +6,7 @@ import { App } from '../../src/app.tsx'
 import { signal } from '@preact/signals'
 import { NotifyMe, PUSH_REFUSED, UNSUPPORTED } from '../../src/components/notify-me/index.tsx'
 import type { PushStatus } from '../../src/stores/push.ts'
+import { Toaster } from '../../src/components/toast/index.tsx'
 import { cleanup, click, fakeServer, find, getByText, go, mount, student, waitFor } from './session-fakes.ts'
 
 const message = (id: number, read = false) => ({
@@ -125,12 +126,22 @@ describe('inbox', () => {
       enable: () => Promise.reject(err),
       disable: async () => {},
     })
-    let root = mount(<NotifyMe push={controls(new DOMException('Registration failed - push service error', 'AbortError'))} />)
+    let root = mount(
+      <>
+        <NotifyMe push={controls(new DOMException('Registration failed - push service error', 'AbortError'))} />
+        <Toaster />
+      </>,
+    )
     await click(getByText(root, 'Notify me', 'button'))
-    await waitFor(() => expect(document.querySelector('.toast-error')?.textContent).toBe(PUSH_REFUSED))
+    await waitFor(() => expect(root.querySelector('.toast-error')?.textContent).toBe(PUSH_REFUSED))
     cleanup()
-    root = mount(<NotifyMe push={controls(Object.assign(new Error('No connection to the server.'), { status: 0 }))} />)
+    root = mount(
+      <>
+        <NotifyMe push={controls(Object.assign(new Error('No connection to the server.'), { status: 0 }))} />
+        <Toaster />
+      </>,
+    )
     await click(getByText(root, 'Notify me', 'button'))
-    await waitFor(() => expect(document.querySelector('.toast-error')?.textContent).toBe('Could not turn on notifications. Please try again.'))
+    await waitFor(() => expect(root.querySelector('.toast-error')?.textContent).toBe('Could not turn on notifications. Please try again.'))
   })
 })

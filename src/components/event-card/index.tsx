@@ -1,8 +1,9 @@
-// An event as a card (SPEC §2 Home): image, name, organiser, first date (IST), venue, the next step of its
+// An event as a card (SPEC §2 Home): image (the council's artwork when it has none), name, organiser, first date (IST), venue, the next step of its
 // schedule and tags; the whole card is one link. It renders what it is given: where it leads is the caller's
 // decision. Its styles are in src/styles/critical.css, like the section's: Home's first screen is made of cards.
 import type { EventSummary } from '../../../contract/types.ts'
 import { formatDate } from '../../lib/dates.ts'
+import { eventImage } from '../../lib/event-image.ts'
 import { nextStep } from '../../lib/next-step.ts'
 
 export interface EventCardProps {
@@ -25,7 +26,7 @@ export function cardTags(event: Pick<EventSummary, 'tags' | 'Participant'>): str
 }
 
 export function EventCard({ event, href, label, eager }: EventCardProps) {
-  const image = event.banner_url || event.event_page_image_url
+  const image = eventImage(event, true)
   const first = event.dates[0]
   // Issue 11: when the event moves on next ("Registration opens Fri 6:00 PM", a countdown in the last hour).
   // Worked out at render time, with no timer of its own: a card is drawn again whenever the list changes.

@@ -17,6 +17,7 @@ import { eventDetail, type Flow } from '../../stores/event-detail.ts'
 import { ActionBar, external } from './action-bar.tsx'
 import { ChildList } from './children.tsx'
 import s from './style.module.css'
+import { eventImage } from '../../lib/event-image.ts'
 
 export const RATING_TOAST = 'Thank you for your feedback!'
 export const LINK_COPIED = 'Link copied'
@@ -95,7 +96,7 @@ export default function EventDetails() {
   }
 
   const button = eventDetail.button.value!
-  const image = event.event_page_image_url || event.banner_url
+  const image = eventImage(event)
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
   const calendar = calendarLinks(event)

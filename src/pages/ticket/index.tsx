@@ -12,6 +12,7 @@ import { eventDetail } from '../../stores/event-detail.ts'
 import { session } from '../../stores/session.ts'
 import { TicketBarcode } from './barcode.tsx'
 import s from './style.module.css'
+import { eventImage } from '../../lib/event-image.ts'
 
 /** While the door may check tickets, a ticket not yet used can go to a friend (issue 25; the server decides). */
 const TRANSFER_STATES = new Set(['TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING'])
@@ -56,7 +57,7 @@ export default function Ticket() {
   }
 
   const user = session.user.value
-  const image = event.event_page_image_url || event.banner_url
+  const image = eventImage(event)
   const first = event.dates[0]
   const [venueHead, venueRest] = splitVenue(event.venue)
   // A multi-day event (issue 37 item 3): each IST day the ticket admits, by its first date, and whether it was used.
