@@ -140,8 +140,6 @@ describe.each(DB_KINDS)('the inbox on %s', (kind) => {
     await setState(t, eventId, 'TICKET_OPEN')
     for (const s of [holder, waiting])
       expect(await messagesOf(s)).toEqual([expect.objectContaining({ title: 'Tickets are open', url: `/event-details/${eventId}`, read: false })])
-    // The repository's own "tickets are open" after the trigger adds nobody: once per student.
-    expect(await t.app.pushRepository.notifyTicketsOpen(eventId)).toBe(0)
     expect((await post(t, 'claim-ticket', { event_id: eventId }, holder.auth)).status).toBe(200)
     expect((await post(t, 'waitlist', { event_id: eventId, join: true }, waiting.auth)).status).toBe(200)
     expect((await post(t, 'release-ticket', { event_id: eventId }, holder.auth)).status).toBe(200)

@@ -128,24 +128,6 @@ export function pushRepository(db: Db) {
     },
 
     /**
-     * "Tickets are open" for the registered students of an event without a ticket (the state trigger of migration
-     * 0006 does this when the event reaches TICKET_OPEN): only those whose inbox has no such message yet, so a call
-     * after the trigger, or a second call, adds nothing.
-     */
-    async notifyTicketsOpen(eventId: number): Promise<number> {
-      const rows = rowsOf(
-        await db.execute(sql`
-          INSERT INTO inbox_messages (user_id, title, body, url, tag)
-          SELECT p.user_id, 'Tickets are open', 'Collect your ticket for ' || e.name || ' now.', '/event-details/' || e.id, 'open-' || e.id
-            FROM participants p JOIN events e ON e.id = p.event_id
-            WHERE p.event_id = ${eventId} AND NOT p.ticket_collected AND e.state = 'TICKET_OPEN'
-              AND NOT EXISTS (SELECT 1 FROM inbox_messages m WHERE m.user_id = p.user_id AND m.tag = 'open-' || e.id)
-          RETURNING id`),
-      )
-      return rows.length
-    },
-
-    /**
      * The reminder an hour before an event, for its ticket holders: once per event and start time (the
      * event_reminders key decides, so two instances never both remind).
      */
