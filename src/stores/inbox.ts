@@ -31,6 +31,9 @@ export const InboxModel = createModel(({ calls, session }: InboxDeps) => {
   }
 
   async function fetchPage(before?: number) {
+    // The newest page replaces what was shown, which is dropped as it is asked for: after a sign-out and another
+    // student's sign-in on this phone, the last student's messages must never show.
+    if (!before) messages.value = null
     loading.value = true
     try {
       const page = await calls.list(before)

@@ -80,6 +80,34 @@ describe('inbox', () => {
     expect(api.calls('/user/p/inbox/read')).toEqual([])
   })
 
+  it("another student signed in on this phone never sees the last one's messages, not even while theirs load", async () => {
+    server({ unread: 0, pages: { newest: [message(31, true)] } })
+    signIn()
+    go('/inbox')
+    let root = mount(<App />)
+    await waitFor(() => getByText(root, 'Message 31'))
+    cleanup() // signed out: the session and storage go
+
+    let answer!: () => void
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    fakeServer({
+      '/user/p/me': () => [200, { error: false, user: student({ id: 8, name: 'Ravi' }), unread: 0 }],
+      '/event/p/get': () => [200, { error: false, events: {} }],
+      '/user/p/inbox': async () => {
+        await held
+        return [200, { error: false, messages: [message(40, true)], unread: 0, more: false }]
+      },
+    })
+    signIn()
+    go('/inbox')
+    root = mount(<App />)
+    await waitFor(() => getByText(root, 'Loading your messages'))
+    expect(root.textContent).not.toContain('Message 31')
+    answer()
+    await waitFor(() => getByText(root, 'Message 40'))
+    expect(root.textContent).not.toContain('Message 31')
+  })
+
   it('no messages: says what will arrive here', async () => {
     server({ unread: 0, pages: {} })
     signIn()
