@@ -42,6 +42,9 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: { output: fileNames },
   },
+  // The API origin, without a trailing slash, as a constant of the build: the first load carries the address, not
+  // the code that tidies it (src/boot.ts, src/api/calls.ts).
+  define: { 'import.meta.env.VITE_API_HOST': JSON.stringify((process.env.VITE_API_HOST ?? '').replace(/\/+$/, '')) },
   // No CSS of the app uses light-dark(): without this, the minifier adds --lightningcss-light/-dark variables for
   // it to every `color-scheme`, on the first load too (index.html's critical CSS).
   css: { lightningcss: { exclude: Features.LightDark } },

@@ -19,7 +19,7 @@ const path = location.pathname
 
 // Signing in or out needs neither call; getting-started needs the user only.
 if (token && !/^\/(login|logout)(\/|$)/.test(path)) {
-  const host = (import.meta.env.VITE_API_HOST ?? '').replace(/\/+$/, '')
+  const host = import.meta.env.VITE_API_HOST ?? '' // without its trailing slash (vite.config.ts)
   const call = (p: string, body = 'true') =>
     fetch(`${host}/api/v1${p}`, {
       method: 'POST',

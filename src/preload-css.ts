@@ -22,7 +22,8 @@ const stylesheet = (file: string) =>
     document.head.append(link)
   }))
 
-export const __vitePreload = <T>(load: () => Promise<T>, deps?: string[]): Promise<T> => Promise.all((deps ?? []).map(stylesheet)).then(load)
+/** Vite's helper: the build names no stylesheets in its calls (each chunk awaits its own), so it only imports. */
+export const __vitePreload = <T>(load: () => Promise<T>): Promise<T> => load()
 
 declare global {
   // eslint-disable-next-line no-var

@@ -31,7 +31,7 @@ export function createStartCalls(client: Client, { remember }: Pick<LastKnown, '
 export type StartApi = ReturnType<typeof createStartCalls>
 
 /** Where `GET /auth/google` lives: the login button navigates the whole window there. */
-export const API_HOST: string = (import.meta.env.VITE_API_HOST ?? '').replace(/\/+$/, '')
+export const API_HOST: string = import.meta.env.VITE_API_HOST ?? '' // without its trailing slash (vite.config.ts)
 
 // In a browser the tokens live in localStorage (SPEC §3); in node tests a throwaway memory store. `MODE` is a
 // constant of the build: the memory store is test code and the app's bundle does not carry it.

@@ -1,5 +1,5 @@
-// scripts/vite/css-preload.ts and the helper it puts in Vite's place (src/preload-css.ts): a lazy chunk is imported
-// once its stylesheets have loaded; each stylesheet is added once; one that fails rejects and is tried again later.
+// scripts/vite/css-preload.ts and src/preload-css.ts: each lazy chunk awaits its own stylesheets (the loader adds each
+// once; one that fails rejects and is tried again later), and Vite's helper, with no stylesheets to wait for, imports.
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { cssPreload, HELPER_ID, LOADER, ownStylesheets } from '../../scripts/vite/css-preload.ts'
 
@@ -30,45 +30,34 @@ afterEach(() => vi.unstubAllGlobals())
 const helper = async () => (await import('../../src/preload-css.ts')).__vitePreload
 const settled = () => new Promise((r) => setTimeout(r, 0))
 
-test('imports the chunk once its stylesheets have loaded, adding each stylesheet once', async () => {
+test("Vite's helper only imports: the build names no stylesheets in its calls", async () => {
   const preload = await helper()
-  const load = vi.fn(async () => 'screen')
-  const first = preload(load, ['assets/s-a.css', 'assets/s-b.css'])
-  const second = preload(async () => 'other', ['assets/s-a.css'])
-  await settled()
+  await expect(preload(async () => 'screen')).resolves.toBe('screen')
+  expect(links).toEqual([])
+})
+
+test('the loader a chunk awaits adds each stylesheet once, resolves when they have loaded, and a failed one is fetched afresh next time', async () => {
+  await helper() // defines it
+  const loader = (globalThis as unknown as Record<string, (files: string[]) => Promise<unknown>>)[LOADER]
+  const first = loader(['assets/s-a.css', 'assets/s-b.css'])
+  const second = loader(['assets/s-a.css'])
   expect(links.map((l) => [l.rel, l.href, l.crossOrigin])).toEqual([
     ['stylesheet', '/assets/s-a.css', ''],
     ['stylesheet', '/assets/s-b.css', ''],
   ])
-  expect(load).not.toHaveBeenCalled()
+  let done = false
+  first.then(() => (done = true))
   links[0]!.onload!()
+  await expect(second).resolves.toBeDefined()
   await settled()
-  expect(load).not.toHaveBeenCalled() // s-b.css still on its way
-  await expect(second).resolves.toBe('other')
-  links[1]!.onload!()
-  await expect(first).resolves.toBe('screen')
-  expect(load).toHaveBeenCalledTimes(1)
-})
-
-test('a chunk without stylesheets is imported at once', async () => {
-  const preload = await helper()
-  await expect(preload(async () => 1, [])).resolves.toBe(1)
-  await expect(preload(async () => 2)).resolves.toBe(2)
-  expect(links).toEqual([])
-})
-
-test('a stylesheet that fails rejects the import, leaves the page, and is fetched afresh next time', async () => {
-  const preload = await helper()
-  const load = vi.fn(async () => 'screen')
-  const failed = preload(load, ['assets/s-a.css'])
-  links[0]!.onerror!()
-  await expect(failed).rejects.toThrow('Could not load /assets/s-a.css')
-  expect(load).not.toHaveBeenCalled()
-  expect(links[0]!.removed).toBe(true)
-  const again = preload(load, ['assets/s-a.css'])
-  expect(links).toHaveLength(2)
-  links[1]!.onload!()
-  await expect(again).resolves.toBe('screen')
+  expect(done).toBe(false) // s-b.css still on its way
+  links[1]!.onerror!()
+  await expect(first).rejects.toThrow('Could not load /assets/s-b.css')
+  expect(links[1]!.removed).toBe(true)
+  const again = loader(['assets/s-b.css'])
+  expect(links).toHaveLength(3)
+  links[2]!.onload!()
+  await expect(again).resolves.toBeDefined()
 })
 
 test("the plugin loads that helper in place of Vite's, with script preloads off", () => {
@@ -108,16 +97,4 @@ test('each lazy chunk awaits its own stylesheets; its importer no longer lists t
   })
   expect(lazy).toBe(`await ${LOADER}(["assets/s-1.css","assets/s-2.css"]);\nexport default 1`)
   expect(ownStylesheets({ type: 'chunk', isEntry: false, code: 'export default 2', viteMetadata: { importedCss: new Set() } })).toBe('export default 2')
-})
-
-test('the loader the chunks await loads each stylesheet once, and rejects when one fails', async () => {
-  await helper() // defines it
-  const loader = (globalThis as unknown as Record<string, (files: string[]) => Promise<unknown>>)[LOADER]
-  const both = loader(['assets/s-a.css', 'assets/s-b.css'])
-  const again = loader(['assets/s-a.css'])
-  expect(links.map((l) => l.href)).toEqual(['/assets/s-a.css', '/assets/s-b.css'])
-  links[0]!.onload!()
-  await expect(again).resolves.toBeDefined()
-  links[1]!.onerror!()
-  await expect(both).rejects.toThrow('Could not load /assets/s-b.css')
 })
