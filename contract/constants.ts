@@ -1,14 +1,15 @@
-// Business constants of SPEC.md §3 and §9, shared by the app and the server.
-
-export const EVENT_STATES = ['UPCOMING', 'REGISTRATION_OPEN', 'REGISTRATION_CLOSED', 'TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING', 'COMPLETED'] as const
-export type EventState = (typeof EVENT_STATES)[number]
-
-/** The states an organiser sees: DRAFT comes first and exists only in the console (students never see it). */
-export const ALL_EVENT_STATES = ['DRAFT', ...EVENT_STATES] as const
-export type AnyEventState = (typeof ALL_EVENT_STATES)[number]
-
-export const REGISTRATION_TYPES = ['EXTERNAL', 'ONPLATFORM'] as const
-export type RegistrationType = (typeof REGISTRATION_TYPES)[number]
+// Business constants of SPEC.md §3 and §9, shared by the app and the server. Those the app's first screen needs
+// live in contract/shell.ts (re-exported here), so that the rest stay out of the first load.
+export {
+  ALL_EVENT_STATES,
+  type AnyEventState,
+  EVENT_STATES,
+  type EventState,
+  REGISTRATION_TYPES,
+  type RegistrationType,
+  SPLASH_MS,
+  TOAST_MS,
+} from './shell.ts'
 
 export const GENDERS = ['MALE', 'FEMALE'] as const
 export type Gender = (typeof GENDERS)[number]
@@ -20,8 +21,6 @@ export const PHONE_DIGITS = 10
 export const INVITE_CODE_LENGTH = 5
 export const TEAM_NAME_MIN = 3
 export const RATING_MAX = 5
-export const TOAST_MS = 3000
-export const SPLASH_MS = 1500
 export const PARTICIPANTS_SHOWN = 500
 export const TIME_ZONE = 'Asia/Kolkata'
 

@@ -2,7 +2,7 @@
 // (src/boot.ts has already sent the first calls), renders the app, retires the splash of index.html and
 // installs the service worker.
 import { render } from 'preact'
-import { SPLASH_MS } from '../contract/constants.ts'
+import { SPLASH_MS } from '../contract/shell.ts'
 import { App } from './app.tsx'
 import { matchRoute, preloadRoute } from './routes.ts'
 import { session } from './stores/session.ts'

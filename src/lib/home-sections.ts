@@ -1,5 +1,5 @@
 // The Home screen's sections (SPEC §2 Home), computed from the list grouped by state.
-import type { EventState } from '../../contract/constants.ts'
+import type { EventState } from '../../contract/shell.ts'
 import type { EventSummary, EventsByState } from '../../contract/types.ts'
 import { eventHref } from './event-href.ts'
 

@@ -4,7 +4,7 @@
 import { action, signal } from '@preact/signals'
 import type { EventSummary } from '../../contract/types.ts'
 import type { Request } from '../../contract/api.ts'
-import { EVENT_STATES } from '../../contract/constants.ts'
+import { EVENT_STATES } from '../../contract/shell.ts'
 import { api, type StartApi } from '../api/calls.ts'
 
 export type EventListQuery = Request<'events'>

@@ -3,7 +3,7 @@
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { EventsByState, EventSummary } from '../../contract/types.ts'
-import { EVENT_STATES } from '../../contract/constants.ts'
+import { EVENT_STATES } from '../../contract/shell.ts'
 import type { StartApi } from '../api/calls.ts'
 
 export const EventsModel = createModel((getEvents: StartApi['getEvents']) => {

@@ -1,7 +1,7 @@
 // One toast at a time for 3 seconds (SPEC §9). `showToast` can be called from anywhere; <Toaster/> is rendered
 // once by the app. The live regions stay in the page so screen readers announce what is put into them.
 import { signal } from '@preact/signals'
-import { TOAST_MS } from '../../../contract/constants.ts'
+import { TOAST_MS } from '../../../contract/shell.ts'
 
 export type ToastKind = 'info' | 'error'
 interface Toast {

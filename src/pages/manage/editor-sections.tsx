@@ -1,7 +1,7 @@
 // The event editor's sections (editor.tsx), one fieldset each: about the event, its dates, its image, registration,
 // tickets and activity, and its schedule. Each is given the form's Fields (editor-fields.tsx).
 import { ErrorBoundary, lazy } from 'preact-iso'
-import { REGISTRATION_TYPES } from '../../../contract/constants.ts'
+import { REGISTRATION_TYPES } from '../../../contract/shell.ts'
 import { SCHEDULE_STEPS } from '../../lib/org-event.ts'
 import { org } from '../../stores/org.ts'
 import type { Fields } from './editor-fields.tsx'

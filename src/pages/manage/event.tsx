@@ -3,7 +3,7 @@
 // notification to its students (notify.tsx).
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorBoundary, lazy } from 'preact-iso'
-import { ALL_EVENT_STATES, type AnyEventState } from '../../../contract/constants.ts'
+import { ALL_EVENT_STATES, type AnyEventState } from '../../../contract/shell.ts'
 import type { OrgEvent } from '../../../contract/types.ts'
 import { ConfirmModal } from '../../components/modal/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
