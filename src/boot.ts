@@ -10,6 +10,11 @@ import type { EarlyCalls } from './api/client.ts'
 
 const token = (() => {
   try {
+    // An access token that has expired or expires within the minute (a student back after a while; its time is kept
+    // beside it, src/api/token-keys.ts) is dropped: the app's client renews it before its first call, which therefore
+    // is not a 401 (src/api/client.ts).
+    const expires = localStorage.getItem('tokenExpires')
+    if (expires && +expires < Date.now() + 6e4) localStorage.removeItem('accessToken')
     return localStorage.getItem('accessToken')
   } catch {
     return null // storage blocked: the app will find no session either

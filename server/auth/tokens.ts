@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { createSigner, createVerifier } from 'fast-jwt'
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60
-const ISSUER = 'campus-events'
-const AUDIENCE = 'campus-events-api'
+export const ISSUER = 'campus-events'
+export const AUDIENCE = 'campus-events-api'
 
 export interface AccessTokens {
   /** `sessionId` (the refresh family of the sign-in) goes into the token as `sid`, so logout can end it. */

@@ -1,7 +1,8 @@
 // The one fetch wrapper of the app, written here for the API's one shape of call: every call is
 // `POST {baseUrl}/api/v1{path}` with a JSON body and the stored bearer token; answers resolve with the response
 // data, failures reject with an ApiError.
-// A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once.
+// A 401 triggers ONE refresh shared by every caller waiting at that moment, then the call is retried once; with no
+// access token beside the refresh token, the refresh comes first.
 
 import type { PostByPath } from '../../contract/api.ts'
 import type { RefusalCode } from '../../contract/refusal-codes.ts'
@@ -165,6 +166,13 @@ export function createClient({
     let token = storage.getItem(ACCESS_TOKEN)
     // Signed out on this phone: the call could only answer 401, so take the 401 path without the round trip.
     if (!token && !storage.getItem(REFRESH_TOKEN)) logout()
+    // A refresh token alone (src/boot.ts drops an access token about to expire): renewed before the call, rather than
+    // after its 401 (issue 37 item 7). Offline, the call goes without one and fails as offline.
+    if (!token)
+      token = await refresh(token).then(
+        () => storage.getItem(ACCESS_TOKEN),
+        () => null,
+      )
     let outcome = await sendWith(token)
     let error = fail(outcome)
     if (error?.status === 401) {

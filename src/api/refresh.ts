@@ -3,6 +3,7 @@
 // app sent to /logout when the server refuses the token.
 // It imports nothing of client.ts (which imports it): the client hands over what it needs.
 import { ACCESS_TOKEN, REFRESH_TOKEN } from './token-keys.ts'
+import { keepExpiry } from './token-expiry.ts'
 
 export interface RenewDeps<Outcome> {
   /** The client's request without bearer or retry. */
@@ -10,7 +11,7 @@ export interface RenewDeps<Outcome> {
   /** The client's reading of an answer: the error it is, or null for a good one (whose `data` is the body). */
   fail: (outcome: Outcome) => { status: number } | null
   logout: () => never
-  storage: { getItem(key: string): string | null; setItem(key: string, value: string): void }
+  storage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void }
   /** Runs the refresh under a lock shared by every tab of the app (Web Locks when not given). */
   lock?: (run: () => Promise<void>) => Promise<void>
 }
@@ -36,6 +37,7 @@ export function renew<Outcome>({ send, fail, logout, storage, lock = webLock }: 
     // Logged out while the answer was on its way (all of storage cleared): a session is not written back.
     if (storage.getItem(REFRESH_TOKEN) !== refreshToken) return
     storage.setItem(ACCESS_TOKEN, data.accessToken)
+    keepExpiry(storage, data.accessToken)
     // Refresh tokens rotate (API.md): the old one is now spent, keep the new one.
     if (typeof data.refreshToken === 'string') storage.setItem(REFRESH_TOKEN, data.refreshToken)
   })

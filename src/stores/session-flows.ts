@@ -11,6 +11,7 @@ import { action } from '@preact/signals'
 import type { User } from '../../contract/types.ts'
 import { appStorage, client } from '../api/calls.ts'
 import { ACCESS_TOKEN, REFRESH_TOKEN } from '../api/token-keys.ts'
+import { keepExpiry } from '../api/token-expiry.ts'
 import { forgetCopies } from '../api/last-known-copies.ts'
 import { accountApi as api, googleSignInUrl, type ProfileUpdate } from '../api/account-calls.ts'
 import { session } from './session.ts'
@@ -79,6 +80,7 @@ export function beginSignIn(): string {
 const accept = action((accessToken: string, refreshToken: string) => {
   forgetCopies(appStorage)
   client.setTokens(accessToken, refreshToken)
+  keepExpiry(appStorage, accessToken)
   // Forget any previous user, so the next load fetches the new one.
   session.reset()
 })
