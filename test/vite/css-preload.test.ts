@@ -46,7 +46,10 @@ test('the loader a chunk awaits adds each stylesheet once, resolves when they ha
     ['stylesheet', '/assets/s-b.css', ''],
   ])
   let done = false
-  first.then(() => (done = true))
+  first.then(
+    () => (done = true),
+    () => {}, // its rejection is awaited below
+  )
   links[0]!.onload!()
   await expect(second).resolves.toBeDefined()
   await settled()
