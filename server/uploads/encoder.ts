@@ -24,7 +24,8 @@ export type EncoderAnswer = { id: number; ok: true; pixels?: number | null; enco
 
 let child: ChildProcess | undefined
 let nextId = 1
-const pending = new Map<number, { resolve: (answer: EncoderAnswer) => void; reject: (err: Error) => void }>()
+/** The requests awaiting an answer, each with the process it was sent to (which alone can answer or fail it). */
+const pending = new Map<number, { encoder: ChildProcess; resolve: (answer: EncoderAnswer) => void; reject: (err: Error) => void }>()
 
 function encoderProcess(): ChildProcess {
   if (child && child.connected) return child
@@ -51,9 +52,12 @@ function encoderProcess(): ChildProcess {
     if (child === started) child = undefined
     started.kill('SIGKILL')
   })
+  // Only this process's requests fail with it: one that died is replaced at the next request (it is no longer
+  // connected), and its exit can come after a request went to its successor, which must not fail for it.
   started.on('exit', () => {
     if (child === started) child = undefined
     for (const [id, waiting] of pending) {
+      if (waiting.encoder !== started) continue
       pending.delete(id)
       waiting.reject(new Error('the image encoder stopped'))
     }
@@ -74,7 +78,7 @@ function ask(op: EncoderRequest['op'], buffer: Buffer): Promise<EncoderAnswer> {
   }
   return new Promise<EncoderAnswer>((resolve, reject) => {
     const id = nextId++
-    pending.set(id, { resolve, reject })
+    pending.set(id, { encoder, resolve, reject })
     encoder.send({ id, op, buffer } satisfies EncoderRequest, (err) => {
       if (!err || !pending.delete(id)) return
       reject(err)
