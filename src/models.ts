@@ -17,12 +17,17 @@ export type { Builder, StartModels }
 export const events = new EventsModel(api.getEvents)
 export const session = new SessionModel({ me: api.me, events })
 
+const start: StartModels = { events, session }
 const built = new Map<Builder<unknown>, unknown>()
 
-/** The room `build` builds: built on the first call (from `start`), the same models on every call after. */
+/**
+ * The room `build` builds: built on the first call (from the start models), the same models on every call after. A
+ * builder answers its models (a model, an object, a function: never undefined, which would be built again).
+ */
 export function room<T>(build: Builder<T>): T {
-  if (!built.has(build)) built.set(build, build({ events, session }, room))
-  return built.get(build) as T
+  let models = built.get(build) as T | undefined
+  if (!models) built.set(build, (models = build(start, room)))
+  return models
 }
 
 /**
@@ -46,8 +51,9 @@ export interface Rooms {
   giveBack: typeof import('./stores/give-back.ts').buildGiveBack
   /** The calendar's months and a parent's children. */
   eventLists: typeof import('./stores/event-lists.ts').buildEventLists
-  /** Sign-in, sign-out and onboarding (the session's flows). */
-  sessionFlows: typeof import('./stores/session-flows.ts').buildSessionFlows
+  /** The login screen's completion of a sign-in, and the sign-out (they reset the session). */
+  completeSignIn: typeof import('./stores/session-flows.ts').buildCompleteSignIn
+  signOut: typeof import('./stores/session-flows.ts').buildSignOut
   /** The door (its queue on the phone). */
   door: typeof import('./stores/door.ts').buildDoor
   inbox: typeof import('./stores/inbox.ts').buildInbox

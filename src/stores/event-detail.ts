@@ -293,14 +293,8 @@ export const buildEventDetail: Builder<EventDetailStore> = ({ session }, room) =
 /**
  * The ticket this phone has just given to a friend (issue 37 item 7), in the event screens' room
  * (`room(buildGivenAway)`): its event and the friend's e-mail, so the event page the giver lands on says so instead of
- * offering the waitlist for the place they gave away. For this visit only.
+ * offering the waitlist for the place they gave away. For this visit only. Written by the transfer's flow
+ * (stores/transfer.ts); the page reads it. One signal rather than a model: each name a screen unpacks from an object
+ * is bytes in its chunk.
  */
-export const buildGivenAway = () => {
-  const given = signal<{ id: number; to: string } | null>(null)
-  return {
-    givenAway: given as ReadonlySignal<{ id: number; to: string } | null>,
-    markGivenAway: action((id: number, to: string) => {
-      given.value = { id, to }
-    }),
-  }
-}
+export const buildGivenAway = () => signal<{ id: number; to: string } | null>(null)

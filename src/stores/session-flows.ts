@@ -1,7 +1,7 @@
 // The session store's flows that only the sign-in, sign-out and onboarding screens run: starting and completing
 // a sign-in, signing out, saving the profile. Those that act on the session (completing a sign-in, signing out) are
-// its room, `room(buildSessionFlows)` (src/models.ts), kept in a module of their own so the first load of `/` does
-// not carry them (only those lazy screens import it).
+// rooms, `room(buildCompleteSignIn)` and `room(buildSignOut)` (src/models.ts), kept in a module of their own so the
+// first load of `/` does not carry them (only those lazy screens import it).
 //
 // Login CSRF (issue 10): anyone can send a student a link /login#accessToken=…&refreshToken=… carrying the
 // attacker's tokens. So a sign-in starts by keeping a one-time value in sessionStorage (this tab only) and sending
@@ -77,8 +77,8 @@ export function beginSignIn(): string {
   return `${googleSignInUrl()}?state=${state}`
 }
 
-/** The flows that act on the session: completing a sign-in and signing out. */
-export function buildSessionFlows({ session }: { session: Pick<StartModels['session'], 'reset'> }) {
+/** The login screen's completion of a sign-in (`room(buildCompleteSignIn)`): it resets the session it replaces. */
+export const buildCompleteSignIn = ({ session }: { session: Pick<StartModels['session'], 'reset'> }) => {
   /** Stores a sign-in's tokens; another student's last known answers must never show. */
   const accept = action((accessToken: string, refreshToken: string) => {
     forgetCopies(appStorage)
@@ -92,7 +92,7 @@ export function buildSessionFlows({ session }: { session: Pick<StartModels['sess
    * Completes a sign-in from the address /login was opened with (`location.hash`, `location.search`); the caller
    * takes the address's tokens or error out of it at once, whatever this answers.
    */
-  const completeSignIn = action((hash: string, search: string): SignInCompletion => {
+  return action((hash: string, search: string): SignInCompletion => {
     const back = parseAuthReturn(hash, search)
     if (back && 'error' in back) return { kind: 'error', message: back.error }
     if (back) {
@@ -112,13 +112,15 @@ export function buildSessionFlows({ session }: { session: Pick<StartModels['sess
     }
     return hasSession() ? { kind: 'signed-in-already' } : { kind: 'none' }
   })
+}
 
-  /**
-   * SPEC §2 logout: revokes the refresh-token family on the server without waiting for the answer (a slow network
-   * must not keep the student waiting; keepalive lets it outlive the page), clears ALL local storage (tokens and
-   * the last known answers), drops the service worker's personal pictures, and forgets the user.
-   */
-  const signOut = action(() => {
+/**
+ * SPEC §2 logout (`room(buildSignOut)`): revokes the refresh-token family on the server without waiting for the answer
+ * (a slow network must not keep the student waiting; keepalive lets it outlive the page), clears ALL local storage
+ * (tokens and the last known answers), drops the service worker's personal pictures, and forgets the user.
+ */
+export const buildSignOut = ({ session }: { session: Pick<StartModels['session'], 'reset'> }) =>
+  action(() => {
     const refreshToken = appStorage.getItem(REFRESH_TOKEN)
     if (refreshToken) api.logout(refreshToken).catch(() => {})
     localStorage.clear()
@@ -126,9 +128,6 @@ export function buildSessionFlows({ session }: { session: Pick<StartModels['sess
     if (typeof caches !== 'undefined') caches.delete('images').catch(() => {})
     session.reset()
   })
-
-  return { completeSignIn, signOut }
-}
 
 /**
  * Onboarding: saves the profile; resolves with the server's updated user, which the screen hands to

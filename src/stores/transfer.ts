@@ -8,11 +8,11 @@ import { buildEventDetail, buildGivenAway, buildSetParticipant } from './event-d
 export const buildTransfer: Builder<(eventId: number, email: string) => Promise<string>> = (_, room) => {
   const eventDetail = room(buildEventDetail)
   const setParticipant = room(buildSetParticipant)
-  const { markGivenAway } = room(buildGivenAway)
+  const givenAway = room(buildGivenAway)
   /** Gives the caller's ticket to the friend signed in with `email`: the server's message, for the toast. */
   return async (eventId, email) => {
     const { message } = await aroundApi.transferTicket(eventId, email)
-    markGivenAway(eventId, email)
+    givenAway.value = { id: eventId, to: email }
     // The ticket is the friend's now: the page and the events list show none (the code on this phone stopped).
     await eventDetail.refresh()
     const p = eventDetail.event.value?.Participant

@@ -15,7 +15,7 @@ import { room } from '../../models.ts'
 import s from './waitlist.module.css'
 
 const eventDetail = room(buildEventDetail)
-const { givenAway } = room(buildGivenAway)
+const givenAway = room(buildGivenAway)
 const { joinWaitlist, releaseTicket } = room(buildGiveBack)
 const push = room(buildPush)
 
