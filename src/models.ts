@@ -4,8 +4,8 @@
 // A module is never split between chunks, so this one imports only the start path's models: a room's store imported
 // here would put that screen's models in every student's first load. The lazy rooms are listed below as types (no
 // bytes); each room's builder lives in its store module, in the room's chunk, and `room(build)` builds it the first
-// time a screen asks, from the start models (`events`, `session`) (and from the other rooms it asks `room` for), then hands out the same
-// models. See docs/architecture.md "Models: where they are built".
+// time a screen asks, from the start models (`events`, `session`) and the other rooms it asks `room` for, then hands
+// out the same models. See docs/architecture.md "Models: where they are built".
 import { api } from './api/calls.ts'
 import { EventsModel } from './stores/events.ts'
 import { type Builder, SessionModel, type StartModels } from './stores/session.ts'
