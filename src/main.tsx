@@ -5,7 +5,7 @@ import { render } from 'preact'
 import { SPLASH_MS } from '../contract/shell.ts'
 import { App } from './app.tsx'
 import { matchRoute, preloadRoute } from './routes.ts'
-import { session } from './stores/session.ts'
+import { session } from './models.ts'
 import './stores/connection.ts'
 
 // The sign-in callback lands on /login#accessToken=…&refreshToken=…&state=… : the login screen checks it is the

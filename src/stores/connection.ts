@@ -1,7 +1,7 @@
 // Whether the app is showing last known data instead of fresh answers (the offline notice).
 import { computed, signal } from '@preact/signals'
 import { lastKnown } from '../api/calls.ts'
-import { events } from './session.ts'
+import { events } from '../models.ts'
 
 const fromCopy = signal(false)
 // `MODE`: a build constant; the guards are for node tests and the app's bundle does not carry them.

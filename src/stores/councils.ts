@@ -20,6 +20,11 @@ export const CouncilsModel = createModel((getCouncils: Api['getCouncils']) => {
   }
 })
 
-// Offline, the last list fetched online is shown, like the other screens (src/api/last-known.ts). The copy is
-// kept here rather than in api/calls.ts, which is in the first load of `/` (its byte budget has no room left).
-export const councils = new CouncilsModel(() => lastKnown.remember('councils', api.getCouncils))
+export type Councils = InstanceType<typeof CouncilsModel>
+
+/**
+ * The Councils screen's model (`room(buildCouncils)`). Offline, the last list fetched online is shown, like the other
+ * screens (src/api/last-known.ts). The copy is kept here rather than in api/calls.ts, which is in the first load of
+ * `/` (its byte budget has no room left).
+ */
+export const buildCouncils = (): Councils => new CouncilsModel(() => lastKnown.remember('councils', api.getCouncils))

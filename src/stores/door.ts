@@ -1,8 +1,8 @@
 // The door screen's model (issue 12): the event and gate chosen, the answer on screen, the counts, and express mode's
 // flow (issue 25 item 4). It wires the door's two other parts (issue 38): the ticket list and its rules
 // (src/lib/door-list.ts: pure) and what the phone keeps with the queue of offline scans and its sync (./door-queue.ts).
-// Loaded only with the door route; built there (`buildDoor`) from the start path's session. Its calls, the device's
-// storage and network are passed in, so a test builds its own.
+// Loaded only with the door route; built as its room (`room(buildDoor)`, src/models.ts) from the start path's session.
+// Its calls, the device's storage and network are passed in, so a test builds its own.
 import { computed, createModel, effect, type ReadonlySignal, signal } from '@preact/signals'
 import type { Direction } from '../../contract/admission.ts'
 import type { DoorEvent, User } from '../../contract/types.ts'
@@ -231,5 +231,6 @@ export type Door = InstanceType<typeof DoorModel>
  * door's calls, the device's IndexedDB (database 'campus-door', store 'kv': the lists and queues kept by earlier
  * versions stay readable) and the browser's network.
  */
-export const buildDoor = (session: DoorDeps['session']): Door =>
+/** The door's room (`room(buildDoor)`), from the start path's session. */
+export const buildDoor = ({ session }: { session: DoorDeps['session'] }): Door =>
   new DoorModel({ calls: doorApi, session, storage: indexedDbStorage('campus-door'), network: browserNetwork })

@@ -12,7 +12,7 @@ import { detailApi } from '../api/detail-calls.ts'
 import { drawStep } from '../lib/draw-step.ts'
 import { nextStep, type NextStep } from '../lib/next-step.ts'
 import { actionFor, REGISTER_TOAST, REGISTERING, RSVP_TOAST, RSVPING, type ActionButton } from '../lib/action-button.ts'
-import { events, session, type StartModels } from './session.ts'
+import type { Builder, StartModels } from './session.ts'
 
 /** The writes of the bottom button that show a transient label while they run. */
 export type Flow = 'register' | 'claim-ticket'
@@ -258,21 +258,28 @@ export const EventDetailModel = createModel(({ getEvent, register, claimTicket, 
 export type EventDetailStore = InstanceType<typeof EventDetailModel>
 
 /**
- * The event screens' room, built from the start path's models (stores/session.ts): the event's details, and
- * `setParticipant`, which writes an answer (register, RSVP, a transfer) into the events list, so its card shows it
- * without fetching the list again. The room's other models (team, register answers, transfer) take these.
+ * `setParticipant`, in the event screens' room (`room(buildSetParticipant)`): writes an answer (register, RSVP, a
+ * transfer) into the start path's events list, so its card shows it without fetching the list again.
  */
-export function buildEventDetail({ events, session }: { events: Pick<StartModels['events'], 'update'>; session: Pick<StartModels['session'], 'user'> }) {
-  const setParticipant = (id: number, participant: SummaryParticipant) =>
+export const buildSetParticipant =
+  ({ events }: { events: Pick<StartModels['events'], 'update'> }) =>
+  (id: number, participant: SummaryParticipant) =>
     events.update((byState) =>
       Object.fromEntries(Object.entries(byState).map(([state, list]) => [state, list.map((e) => (e.id === id ? { ...e, Participant: participant } : e))])),
     )
+
+/**
+ * The event screens' room (`room(buildEventDetail)`, src/models.ts): the event's details, built from the start path's
+ * session and the room's `setParticipant`. The room's other models (team, register answers, transfer, give back) take
+ * these.
+ */
+export const buildEventDetail: Builder<EventDetailStore> = ({ session }, room) => {
   const eventDetail = new EventDetailModel({
     getEvent: api.getEvent,
     register: detailApi.register,
     claimTicket: detailApi.claimTicket,
     rate: detailApi.rate,
-    onChanged: setParticipant,
+    onChanged: room(buildSetParticipant),
   })
   // Participant is per student: after a sign-out (or another student signing in on this phone) the held event
   // must not be shown again, even for a moment.
@@ -280,17 +287,14 @@ export function buildEventDetail({ events, session }: { events: Pick<StartModels
     session.user.value?.id
     eventDetail.reset()
   })
-  return { eventDetail, setParticipant }
+  return eventDetail
 }
 
-export const { eventDetail, setParticipant } = buildEventDetail({ events, session })
-
 /**
- * The ticket this phone has just given to a friend (issue 37 item 7): its event and the friend's e-mail, so the event
- * page the giver lands on says so instead of offering the waitlist for the place they gave away. For this visit only.
+ * The ticket this phone has just given to a friend (issue 37 item 7), in the event screens' room
+ * (`room(buildGivenAway)`): its event and the friend's e-mail, so the event page the giver lands on says so instead of
+ * offering the waitlist for the place they gave away. For this visit only. Written by the transfer's flow
+ * (stores/transfer.ts); the page reads it. One signal rather than a model: each name a screen unpacks from an object
+ * is bytes in its chunk.
  */
-const given = signal<{ id: number; to: string } | null>(null)
-export const givenAway: ReadonlySignal<{ id: number; to: string } | null> = given
-export const markGivenAway = action((id: number, to: string) => {
-  given.value = { id, to }
-})
+export const buildGivenAway = () => signal<{ id: number; to: string } | null>(null)

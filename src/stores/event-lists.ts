@@ -52,4 +52,7 @@ export function createEventLists(getEvents: StartApi['getEvents']) {
   return { list, load, error }
 }
 
-export const eventLists = createEventLists(api.getEvents)
+export type EventLists = ReturnType<typeof createEventLists>
+
+/** The calendar's and the children's lists (`room(buildEventLists)`). */
+export const buildEventLists = (): EventLists => createEventLists(api.getEvents)

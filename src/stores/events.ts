@@ -1,5 +1,5 @@
 // Home's events list (POST /event/p/get {scope: 'home'}, grouped by state), loaded once per session and refreshed
-// on demand. Built with the session, on the start path (stores/session.ts).
+// on demand. Built with the session, on the start path (src/models.ts).
 // Screens read the signals; only refresh() fetches.
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { EventsByState, EventSummary } from '../../contract/types.ts'

@@ -46,4 +46,7 @@ export const FeedsModel = createModel((deps: FeedsApi) => {
   }
 })
 
-export const feeds = new FeedsModel(feedsApi)
+export type Feeds = InstanceType<typeof FeedsModel>
+
+/** The calendar feed and the certificates (`room(buildFeeds)`). */
+export const buildFeeds = (): Feeds => new FeedsModel(feedsApi)

@@ -4,7 +4,7 @@
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { InboxMessage } from '../../contract/types.ts'
 import { inboxApi, type InboxApi } from '../api/inbox-calls.ts'
-import { session, type Session } from './session.ts'
+import type { Builder, Session } from './session.ts'
 
 interface InboxDeps {
   calls: InboxApi
@@ -72,4 +72,5 @@ export const InboxModel = createModel(({ calls, session }: InboxDeps) => {
 
 export type Inbox = InstanceType<typeof InboxModel>
 
-export const inbox = new InboxModel({ calls: inboxApi, session })
+/** The inbox (`room(buildInbox)`): it writes the session's unread count. */
+export const buildInbox: Builder<Inbox> = ({ session }) => new InboxModel({ calls: inboxApi, session })

@@ -20,4 +20,7 @@ export const MyEventsModel = createModel((getMyEvents: Api['getMyEvents']) => {
   }
 })
 
-export const myEvents = new MyEventsModel(api.getMyEvents)
+export type MyEvents = InstanceType<typeof MyEventsModel>
+
+/** My Events' model (`room(buildMyEvents)`). */
+export const buildMyEvents = (): MyEvents => new MyEventsModel(api.getMyEvents)

@@ -6,7 +6,7 @@ import { effect } from '@preact/signals'
 import type { EventSummary } from '../../contract/types.ts'
 import { api, appStorage } from '../api/calls.ts'
 import { isKept } from '../api/last-known-copies.ts'
-import { events } from './session.ts'
+import { events } from '../models.ts'
 import { offline } from './connection.ts'
 // The other background work of the start, in this chunk (no first-load bytes): 'Mobile Required''s staff links.
 import './staff-links.ts'

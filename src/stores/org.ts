@@ -155,4 +155,5 @@ export const OrgModel = createModel((api: OrgApi) => {
 
 export type Org = InstanceType<typeof OrgModel>
 
-export const org = new OrgModel(orgApi)
+/** The organiser console's model (`room(buildOrg)`), shared by its screens. */
+export const buildOrg = (): Org => new OrgModel(orgApi)

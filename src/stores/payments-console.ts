@@ -80,4 +80,7 @@ export const PaymentsConsoleModel = createModel((api: PaymentsOrgApi) => {
   }
 })
 
-export const paymentsConsole = new PaymentsConsoleModel(paymentsOrgApi)
+export type PaymentsConsole = InstanceType<typeof PaymentsConsoleModel>
+
+/** The console's payments screen (`room(buildPaymentsConsole)`). */
+export const buildPaymentsConsole = (): PaymentsConsole => new PaymentsConsoleModel(paymentsOrgApi)

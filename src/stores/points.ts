@@ -33,4 +33,7 @@ export const PointsModel = createModel((deps: PointsApi) => {
   }
 })
 
-export const points = new PointsModel(pointsApi)
+export type Points = InstanceType<typeof PointsModel>
+
+/** Profile's activity points (`room(buildPoints)`). */
+export const buildPoints = (): Points => new PointsModel(pointsApi)

@@ -98,4 +98,5 @@ export const PushModel = createModel((api: PushCalls) => {
 
 export type Push = InstanceType<typeof PushModel>
 
-export const push = new PushModel(aroundApi)
+/** This phone's notifications (`room(buildPush)`): one model for every screen that shows "Notify me". */
+export const buildPush = (): Push => new PushModel(aroundApi)

@@ -6,7 +6,8 @@ import { action, createModel, signal, type ReadonlySignal } from '@preact/signal
 import { answerApi, type AnswerApi } from '../api/answer-calls.ts'
 import { ApiError } from '../api/client.ts'
 import { REGISTER_TOAST } from '../lib/action-button.ts'
-import { eventDetail, setParticipant } from './event-detail.ts'
+import type { Builder } from './session.ts'
+import { buildEventDetail, buildSetParticipant } from './event-detail.ts'
 
 export interface RegisterAnswersDeps {
   register: AnswerApi['register']
@@ -49,8 +50,13 @@ export const RegisterAnswersModel = createModel(({ register, refresh, onRegister
 
 export type RegisterAnswersStore = InstanceType<typeof RegisterAnswersModel>
 
-export const registerAnswers = new RegisterAnswersModel({
-  register: answerApi.register,
-  refresh: () => eventDetail.refresh(),
-  onRegistered: (id) => setParticipant(id, { ticket_collected: false, team: null }),
-})
+/** The Register form's model, in the event screens' room (`room(buildRegisterAnswers)`). */
+export const buildRegisterAnswers: Builder<RegisterAnswersStore> = (_, room) => {
+  const eventDetail = room(buildEventDetail)
+  const setParticipant = room(buildSetParticipant)
+  return new RegisterAnswersModel({
+    register: answerApi.register,
+    refresh: () => eventDetail.refresh(),
+    onRegistered: (id) => setParticipant(id, { ticket_collected: false, team: null }),
+  })
+}

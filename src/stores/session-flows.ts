@@ -1,6 +1,7 @@
 // The session store's flows that only the sign-in, sign-out and onboarding screens run: starting and completing
-// a sign-in, signing out, saving the profile. They act on the session store (src/stores/session.ts) and are kept
-// in a module of their own so the first load of `/` does not carry them (only those lazy screens import it).
+// a sign-in, signing out, saving the profile. Those that act on the session (completing a sign-in, signing out) are
+// rooms, `room(buildCompleteSignIn)` and `room(buildSignOut)` (src/models.ts), kept in a module of their own so the
+// first load of `/` does not carry them (only those lazy screens import it).
 //
 // Login CSRF (issue 10): anyone can send a student a link /login#accessToken=…&refreshToken=… carrying the
 // attacker's tokens. So a sign-in starts by keeping a one-time value in sessionStorage (this tab only) and sending
@@ -14,7 +15,7 @@ import { ACCESS_TOKEN, REFRESH_TOKEN } from '../api/token-keys.ts'
 import { keepExpiry } from '../api/token-expiry.ts'
 import { forgetCopies } from '../api/last-known-copies.ts'
 import { accountApi as api, googleSignInUrl, type ProfileUpdate } from '../api/account-calls.ts'
-import { session } from './session.ts'
+import type { StartModels } from './session.ts'
 
 /** Where the one-time value of a sign-in under way is kept (sessionStorage: this tab, until it closes). */
 export const SIGN_IN_STATE_KEY = 'signInState'
@@ -76,53 +77,57 @@ export function beginSignIn(): string {
   return `${googleSignInUrl()}?state=${state}`
 }
 
-/** Stores a sign-in's tokens; another student's last known answers must never show. */
-const accept = action((accessToken: string, refreshToken: string) => {
-  forgetCopies(appStorage)
-  client.setTokens(accessToken, refreshToken)
-  keepExpiry(appStorage, accessToken)
-  // Forget any previous user, so the next load fetches the new one.
-  session.reset()
-})
+/** The login screen's completion of a sign-in (`room(buildCompleteSignIn)`): it resets the session it replaces. */
+export const buildCompleteSignIn = ({ session }: { session: Pick<StartModels['session'], 'reset'> }) => {
+  /** Stores a sign-in's tokens; another student's last known answers must never show. */
+  const accept = action((accessToken: string, refreshToken: string) => {
+    forgetCopies(appStorage)
+    client.setTokens(accessToken, refreshToken)
+    keepExpiry(appStorage, accessToken)
+    // Forget any previous user, so the next load fetches the new one.
+    session.reset()
+  })
 
-/**
- * Completes a sign-in from the address /login was opened with (`location.hash`, `location.search`); the caller
- * takes the address's tokens or error out of it at once, whatever this answers.
- */
-export const completeSignIn = action((hash: string, search: string): SignInCompletion => {
-  const back = parseAuthReturn(hash, search)
-  if (back && 'error' in back) return { kind: 'error', message: back.error }
-  if (back) {
-    const store = storage()
-    const expected = store?.getItem(SIGN_IN_STATE_KEY)
-    if (expected && back.state === expected) {
-      store!.removeItem(SIGN_IN_STATE_KEY) // one time only
-      const { accessToken, refreshToken } = back
-      if (!hasSession()) {
-        accept(accessToken, refreshToken)
-        return { kind: 'signed-in' }
+  /**
+   * Completes a sign-in from the address /login was opened with (`location.hash`, `location.search`); the caller
+   * takes the address's tokens or error out of it at once, whatever this answers.
+   */
+  return action((hash: string, search: string): SignInCompletion => {
+    const back = parseAuthReturn(hash, search)
+    if (back && 'error' in back) return { kind: 'error', message: back.error }
+    if (back) {
+      const store = storage()
+      const expected = store?.getItem(SIGN_IN_STATE_KEY)
+      if (expected && back.state === expected) {
+        store!.removeItem(SIGN_IN_STATE_KEY) // one time only
+        const { accessToken, refreshToken } = back
+        if (!hasSession()) {
+          accept(accessToken, refreshToken)
+          return { kind: 'signed-in' }
+        }
+        return { kind: 'confirm', accept: () => accept(accessToken, refreshToken), decline: () => {} }
       }
-      return { kind: 'confirm', accept: () => accept(accessToken, refreshToken), decline: () => {} }
+      // Not the answer to a sign-in this tab started: ignored.
+      console.warn('sign-in tokens in the address were ignored: this browser did not start that sign-in')
     }
-    // Not the answer to a sign-in this tab started: ignored.
-    console.warn('sign-in tokens in the address were ignored: this browser did not start that sign-in')
-  }
-  return hasSession() ? { kind: 'signed-in-already' } : { kind: 'none' }
-})
+    return hasSession() ? { kind: 'signed-in-already' } : { kind: 'none' }
+  })
+}
 
 /**
- * SPEC §2 logout: revokes the refresh-token family on the server without waiting for the answer (a slow network
- * must not keep the student waiting; keepalive lets it outlive the page), clears ALL local storage (tokens and
- * the last known answers), drops the service worker's personal pictures, and forgets the user.
+ * SPEC §2 logout (`room(buildSignOut)`): revokes the refresh-token family on the server without waiting for the answer
+ * (a slow network must not keep the student waiting; keepalive lets it outlive the page), clears ALL local storage
+ * (tokens and the last known answers), drops the service worker's personal pictures, and forgets the user.
  */
-export const signOut = action(() => {
-  const refreshToken = appStorage.getItem(REFRESH_TOKEN)
-  if (refreshToken) api.logout(refreshToken).catch(() => {})
-  localStorage.clear()
-  // The student's photo and their tickets' events; the app shell is not personal.
-  if (typeof caches !== 'undefined') caches.delete('images').catch(() => {})
-  session.reset()
-})
+export const buildSignOut = ({ session }: { session: Pick<StartModels['session'], 'reset'> }) =>
+  action(() => {
+    const refreshToken = appStorage.getItem(REFRESH_TOKEN)
+    if (refreshToken) api.logout(refreshToken).catch(() => {})
+    localStorage.clear()
+    // The student's photo and their tickets' events; the app shell is not personal.
+    if (typeof caches !== 'undefined') caches.delete('images').catch(() => {})
+    session.reset()
+  })
 
 /**
  * Onboarding: saves the profile; resolves with the server's updated user, which the screen hands to

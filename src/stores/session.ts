@@ -2,16 +2,12 @@
 // sends the app to /logout when there is no refresh token or the refresh is refused), then fetch the events
 // list in any case. Screens read the signals; the layout redirects on `needsOnboarding`.
 //
-// The start path's models are built here, by `buildStart` in dependency order (the events list, then the
-// session that loads it), once for the app. The lazy rooms build theirs from these, passed in as
-// arguments (the door: `buildDoor(session)`; the event screens: `buildEventDetail({ events, session })`), never the other way:
-// nothing on the start path imports a room (a module is never split between chunks: a room's model here would be
-// in every student's first load).
+// Built, with the events list it loads, in src/models.ts (the one place the app's models are built).
 import { action, computed, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { User } from '../../contract/types.ts'
 import { ApiError } from '../api/client.ts'
-import { api, type StartApi } from '../api/calls.ts'
-import { EventsModel, type Events } from './events.ts'
+import type { StartApi } from '../api/calls.ts'
+import type { Events } from './events.ts'
 
 /**
  * idle: nothing fetched yet · loading: user or events on their way · ready: both fetched (events may have
@@ -104,10 +100,8 @@ export type Session = InstanceType<typeof SessionModel>
 
 export type StartModels = { events: Events; session: Session }
 
-/** The start path's models, built in dependency order: the events list, then the session that loads it. */
-export function buildStart(): StartModels {
-  const events = new EventsModel(api.getEvents)
-  return { session: new SessionModel({ me: api.me, events }), events }
-}
-
-export const { session, events } = buildStart()
+/**
+ * A lazy room's builder (src/models.ts `room`): its models from the start models, and from the rooms it needs, asked
+ * of `room`. Declared here, beside the start models, so that a store module imports nothing of src/models.ts.
+ */
+export type Builder<T> = (start: StartModels, room: <U>(build: Builder<U>) => U) => T

@@ -4,7 +4,7 @@
 // the start (stores/offline-tickets.ts, two seconds after the load), so the first load carries none of it.
 import { effect } from '@preact/signals'
 import type { Roles } from '../../contract/types.ts'
-import { session } from './session.ts'
+import { session } from '../models.ts'
 
 /** Whether the user has a role beyond student: admin, organiser of a council, or door volunteer of an event. */
 export const isStaff = (roles: Roles | undefined): boolean => !!roles && (roles.admin || roles.councils.length > 0 || roles.door_events.length > 0)

@@ -6,8 +6,8 @@ import type { Team } from '../../contract/types.ts'
 import type { Api } from '../api/all-calls.ts'
 import { teamApi as api } from '../api/team-calls.ts'
 import { ApiError } from '../api/client.ts'
-import { eventDetail, type EventDetailStore } from './event-detail.ts'
-import { events } from './session.ts'
+import type { Builder } from './session.ts'
+import { buildEventDetail, type EventDetailStore } from './event-detail.ts'
 
 /**
  * The server's words when a team call was refused (an answer with the error flag: shown in a toast, SPEC §8);
@@ -71,11 +71,13 @@ export const TeamModel = createModel(({ createTeam, joinTeam, removeFromTeam, de
 
 export type TeamStore = InstanceType<typeof TeamModel>
 
-export const teamActions = new TeamModel({
-  createTeam: api.createTeam,
-  joinTeam: api.joinTeam,
-  removeFromTeam: api.removeFromTeam,
-  deleteTeam: api.deleteTeam,
-  detail: eventDetail,
-  onChanged: () => events.refresh(),
-})
+/** The team screens' actions, in the event screens' room (`room(buildTeam)`): after a change, the events list again. */
+export const buildTeam: Builder<TeamStore> = ({ events }, room) =>
+  new TeamModel({
+    createTeam: api.createTeam,
+    joinTeam: api.joinTeam,
+    removeFromTeam: api.removeFromTeam,
+    deleteTeam: api.deleteTeam,
+    detail: room(buildEventDetail),
+    onChanged: () => events.refresh(),
+  })

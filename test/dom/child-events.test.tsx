@@ -1,7 +1,10 @@
 // Child events: the parent's name and children as cards; a parent unknown to the list and to get/{id} → Home.
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '../../src/app.tsx'
-import { eventDetail } from '../../src/stores/event-detail.ts'
+import { buildEventDetail } from '../../src/stores/event-detail.ts'
+import { room } from '../../src/models.ts'
+
+const eventDetail = room(buildEventDetail)
 import { detail, eventsServer, type World } from './event-fixtures.ts'
 import { cleanup, getByText, go, mount, waitFor } from './session-fakes.ts'
 

@@ -4,8 +4,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { OrgEvent, OrgPayment, PaymentTotals } from '../../contract/types.ts'
 import { App } from '../../src/app.tsx'
-import { org } from '../../src/stores/org.ts'
-import { paymentsConsole } from '../../src/stores/payments-console.ts'
+import { buildOrg } from '../../src/stores/org.ts'
+import { buildPaymentsConsole } from '../../src/stores/payments-console.ts'
+import { room } from '../../src/models.ts'
+
+const org = room(buildOrg)
+const paymentsConsole = room(buildPaymentsConsole)
 import { eventDetail } from '../fixtures/events.ts'
 import { cleanup, click, fakeServer, find, getByText, go, mount, student, waitFor, type Handler } from './session-fakes.ts'
 

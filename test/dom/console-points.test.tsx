@@ -5,7 +5,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ActivityPoints, OrgEvent } from '../../contract/types.ts'
 import { App } from '../../src/app.tsx'
-import { org } from '../../src/stores/org.ts'
+import { buildOrg } from '../../src/stores/org.ts'
+import { room } from '../../src/models.ts'
+
+const org = room(buildOrg)
 import { eventDetail } from '../fixtures/events.ts'
 import { blur, choose, cleanup, click, fakeServer, find, getByText, go, mount, student, typeInto, waitFor, type Handler } from './session-fakes.ts'
 

@@ -11,7 +11,7 @@ import { doorApi } from '../../src/api/door.ts'
 import { memoryStorage } from '../../src/lib/kv-storage.ts'
 import { REPEAT_MS } from '../../src/lib/door-list.ts'
 import { type Door, DoorModel, express, VERDICT_MS } from '../../src/stores/door.ts'
-import { session } from '../../src/stores/session.ts'
+import { session } from '../../src/models.ts'
 import { switchedNetwork } from '../fixtures/network.ts'
 import { cleanup, click, fakeServer, find, getByText, mount, settle, typeInto, waitFor } from './session-fakes.ts'
 

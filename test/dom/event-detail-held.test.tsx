@@ -8,7 +8,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { EventDetail } from '../../contract/types.ts'
 import { HELD } from '../../src/lib/action-button.ts'
 import { WAITLIST_POLL_MS, WaitlistPanel } from '../../src/pages/event-details/waitlist.tsx'
-import { EventDetailModel, eventDetail } from '../../src/stores/event-detail.ts'
+import { buildEventDetail, EventDetailModel } from '../../src/stores/event-detail.ts'
+import { room } from '../../src/models.ts'
+
+const eventDetail = room(buildEventDetail)
 import { participant } from '../fixtures/events.ts'
 import { detail } from './event-fixtures.ts'
 

@@ -5,8 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DetailParticipant, EventDetail } from '../../contract/types.ts'
 import { FEEDBACK_PARTICIPANTS_ONLY, FEEDBACK_TICKET_HOLDERS_ONLY } from '../../src/lib/feedback.ts'
 import { showToast } from '../../src/components/toast/index.tsx'
-import { eventDetail } from '../../src/stores/event-detail.ts'
-import { events } from '../../src/stores/session.ts'
+import { buildEventDetail } from '../../src/stores/event-detail.ts'
+import { events, room } from '../../src/models.ts'
+
+const eventDetail = room(buildEventDetail)
 import { detail, gate, openEventDetails, type World } from './event-fixtures.ts'
 import { participant } from '../fixtures/events.ts'
 import { cleanup, click, find, getByText, settle, waitFor } from './session-fakes.ts'

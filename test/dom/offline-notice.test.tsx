@@ -3,8 +3,7 @@
 // notice goes; with nothing kept, the network failure shows as the account error, not as an empty Home.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OfflineNotice } from '../../src/pages/shell/offline-notice.tsx'
-import { session } from '../../src/stores/session.ts'
-import { events } from '../../src/stores/session.ts'
+import { events, session } from '../../src/models.ts'
 
 /** Home keeps its narrowed list (issue 15: {scope: 'home'}) under a key of its own. */
 const HOME_EVENTS_KEY = `lastKnown:events:${JSON.stringify({ scope: 'home' })}`

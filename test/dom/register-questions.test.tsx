@@ -5,7 +5,10 @@
 // without questions keeps its one-tap Register (event-details.test.tsx).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { showToast } from '../../src/components/toast/index.tsx'
-import { eventDetail } from '../../src/stores/event-detail.ts'
+import { buildEventDetail } from '../../src/stores/event-detail.ts'
+import { room } from '../../src/models.ts'
+
+const eventDetail = room(buildEventDetail)
 import { participant } from '../fixtures/events.ts'
 import { detail, openEventDetails, type World } from './event-fixtures.ts'
 import { blur, choose, cleanup, click, typeInto, waitFor } from './session-fakes.ts'

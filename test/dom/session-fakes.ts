@@ -3,7 +3,7 @@
 import { render, type ComponentChild } from 'preact'
 import { vi } from 'vitest'
 import type { User } from '../../contract/types.ts'
-import { session } from '../../src/stores/session.ts'
+import { session } from '../../src/models.ts'
 
 export type Handler = (body: any, auth: string | null) => [number, unknown] | Promise<[number, unknown]>
 

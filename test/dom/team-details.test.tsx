@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/api/client.ts'
 import { COPIED, COPY_FAILED } from '../../src/components/copy-button/index.tsx'
-import { session } from '../../src/stores/session.ts'
+import { session } from '../../src/models.ts'
 import { cleanup, click, getByText, settle, student, waitFor } from './session-fakes.ts'
 import {
   EVENT_ID,

@@ -2,7 +2,7 @@
 // with the spinner stopping, success to team-details, other failures to team-details too, and the redirects.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/api/client.ts'
-import { session } from '../../src/stores/session.ts'
+import { session } from '../../src/models.ts'
 import { App } from '../../src/app.tsx'
 import { blur, cleanup, click, fakeServer, getByText, go, mount, student, typeInto, waitFor } from './session-fakes.ts'
 import { $, EVENT_ID, addressesVisited, button, byteClub, deferred, fakeTeamApi, inTeam, openAt, pathIs, teamEvent, type FakeTeamApi } from './team-fakes.tsx'

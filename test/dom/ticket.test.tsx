@@ -3,7 +3,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { stepOf, timeCode } from '../../contract/time-code.ts'
 import { App } from '../../src/app.tsx'
-import { eventDetail } from '../../src/stores/event-detail.ts'
+import { buildEventDetail } from '../../src/stores/event-detail.ts'
+import { room } from '../../src/models.ts'
+
+const eventDetail = room(buildEventDetail)
 import { detail, eventsServer, type World } from './event-fixtures.ts'
 import { participant } from '../fixtures/events.ts'
 import { cleanup, click, find, getByText, go, mount, student, waitFor } from './session-fakes.ts'

@@ -2,7 +2,7 @@
 // A phone that cannot take notifications is told why, in words (issue 37 item 2): on an iPhone browser tab the app
 // must be installed first; a browser without push (an in-app browser, a private window, an old one) cannot; denied
 // permission says where to change it; a push service that refuses says so. Messages reach the inbox in any case.
-// It renders what the page passes (the push model of stores/push.ts): a component reads no store itself.
+// It renders what the page passes (the push model, `room(buildPush)` of stores/push.ts): a component reads no store itself.
 import type { ReadonlySignal } from '@preact/signals'
 import { useEffect } from 'preact/hooks'
 import type { PushStatus } from '../../stores/push.ts'

@@ -7,9 +7,11 @@ import { useLocation } from 'preact-iso'
 import { MonthCalendar } from '../../components/month-calendar/index.tsx'
 import { addMonths, isDayKey, monthOfKey, noEventsText, scheduleFor } from '../../lib/calendar.ts'
 import { formatDayKey, todayKeyIST } from '../../lib/date-formats.ts'
-import { eventLists, monthQuery } from '../../stores/event-lists.ts'
-import { events } from '../../stores/session.ts'
+import { buildEventLists, monthQuery } from '../../stores/event-lists.ts'
+import { room, events } from '../../models.ts'
 import s from './style.module.css'
+
+const eventLists = room(buildEventLists)
 
 export default function CalendarPage() {
   const { query, route } = useLocation()

@@ -8,9 +8,12 @@ import { Section } from '../../components/section/index.tsx'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
 import { stateLabel } from '../../lib/state-label.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
-import { eventLists } from '../../stores/event-lists.ts'
-import { events } from '../../stores/session.ts'
+import { buildEventDetail } from '../../stores/event-detail.ts'
+import { buildEventLists } from '../../stores/event-lists.ts'
+import { room, events } from '../../models.ts'
+
+const eventDetail = room(buildEventDetail)
+const eventLists = room(buildEventLists)
 
 export default function ChildEvents() {
   const { id } = useRoute().params

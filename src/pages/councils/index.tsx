@@ -2,8 +2,11 @@
 import { useEffect } from 'preact/hooks'
 import type { Council } from '../../../contract/types.ts'
 import { PageSpinner } from '../../components/spinner/index.tsx'
-import { councils } from '../../stores/councils.ts'
+import { buildCouncils } from '../../stores/councils.ts'
+import { room } from '../../models.ts'
 import s from './style.module.css'
+
+const councils = room(buildCouncils)
 
 /** The ten national digits of a stored number, whether it was kept as '98…', '+91 98…' or '091-98…'. */
 export function nationalDigits(phone: string): string {

@@ -9,7 +9,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Scanner } from './scanner/index.ts'
 import { buildDoor, type Door, type ShownAnswer } from '../../stores/door.ts'
-import { session } from '../../stores/session.ts'
+import { room } from '../../models.ts'
 import { formatIST } from '../../lib/dates.ts'
 import { isYes } from '../../lib/door-list.ts'
 import s from './style.module.css'
@@ -326,11 +326,8 @@ function Scanning({ door }: { door: Door }) {
   )
 }
 
-/** The door room's model: built when the door first opens, from the start path's session, and kept for the visit. */
-let built: Door | null = null
-
-/** The door screen; a test passes its own model (`door`), the route none. */
-export default function DoorPage({ door = (built ??= buildDoor(session)) }: { door?: Door }) {
+/** The door screen; a test passes its own model (`door`), the route none: the door's room (`room(buildDoor)`), built when the door first opens and kept for the visit. */
+export default function DoorPage({ door = room(buildDoor) }: { door?: Door }) {
   useEffect(() => {
     document.documentElement.classList.add('door-screen', 'wide')
     return () => {

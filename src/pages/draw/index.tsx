@@ -8,9 +8,11 @@ import { EventNotFound, LoadOrRetry } from '../../components/load-or-retry/index
 import { formatIST } from '../../lib/dates.ts'
 import { drawKeyOf, placeOf, seedHashOf } from '../../lib/draw-key.ts'
 import { drawKeysOf } from '../../stores/draw-keys.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
-import { session } from '../../stores/session.ts'
+import { buildEventDetail } from '../../stores/event-detail.ts'
+import { room, session } from '../../models.ts'
 import s from './style.module.css'
+
+const eventDetail = room(buildEventDetail)
 
 interface Check {
   hashMatches: boolean

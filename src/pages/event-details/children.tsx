@@ -5,9 +5,11 @@ import { formatDate } from '../../lib/dates.ts'
 import { eventHref } from '../../lib/event-href.ts'
 import { stateLabel } from '../../lib/state-label.ts'
 import { useEffect } from 'preact/hooks'
-import { eventLists } from '../../stores/event-lists.ts'
-import { events } from '../../stores/session.ts'
+import { buildEventLists } from '../../stores/event-lists.ts'
+import { room, events } from '../../models.ts'
 import s from './style.module.css'
+
+const eventLists = room(buildEventLists)
 
 export function ChildList({ parent }: { parent: Pick<EventDetail, 'id' | 'name' | 'children'> }) {
   // Home's list holds only some children (issue 15): the parent's are asked for when it has any.

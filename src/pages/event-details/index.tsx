@@ -13,11 +13,14 @@ import { formatDate } from '../../lib/dates.ts'
 import { formatTime } from '../../lib/date-formats.ts'
 import { formatFee } from '../../lib/money.ts'
 import { splitVenue } from '../../lib/venue.ts'
-import { eventDetail, type Flow } from '../../stores/event-detail.ts'
+import { buildEventDetail, type Flow } from '../../stores/event-detail.ts'
+import { room } from '../../models.ts'
 import { ActionBar, external } from './action-bar.tsx'
 import { ChildList } from './children.tsx'
 import s from './style.module.css'
 import { eventImage } from '../../lib/event-image.ts'
+
+const eventDetail = room(buildEventDetail)
 
 export const RATING_TOAST = 'Thank you for your feedback!'
 export const LINK_COPIED = 'Link copied'

@@ -9,9 +9,12 @@ import { rupees, UTR } from '../../../contract/payment-rules.ts'
 import type { EventDetail } from '../../../contract/types.ts'
 import { formatIST } from '../../lib/dates.ts'
 import { serverNow } from '../../lib/server-clock.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
+import { buildEventDetail } from '../../stores/event-detail.ts'
+import { room } from '../../models.ts'
 import { buildPayment } from '../../stores/payment.ts'
 import s from './pay.module.css'
+
+const eventDetail = room(buildEventDetail)
 
 const clock = (at: string) => formatIST(at, '{h}:{mm} {A}')
 

@@ -9,8 +9,11 @@ import { Backdrop, modalStyles as m, useDialog } from '../../components/modal/in
 import { QuestionFields, questionFieldId } from '../../components/question-fields/index.tsx'
 import { Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { registerAnswers } from '../../stores/register-answers.ts'
+import { buildRegisterAnswers } from '../../stores/register-answers.ts'
+import { room } from '../../models.ts'
 import s from './register-form.module.css'
+
+const registerAnswers = room(buildRegisterAnswers)
 
 export function RegisterForm({ event, onClose }: { event: EventDetail; onClose: () => void }) {
   const questions = event.questions ?? []

@@ -8,10 +8,16 @@ import { ConfirmModal } from '../../components/modal/index.tsx'
 import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatTime } from '../../lib/date-formats.ts'
-import { eventDetail, givenAway } from '../../stores/event-detail.ts'
-import { joinWaitlist, releaseTicket } from '../../stores/give-back.ts'
-import { push } from '../../stores/push.ts'
+import { buildEventDetail, buildGivenAway } from '../../stores/event-detail.ts'
+import { buildGiveBack } from '../../stores/give-back.ts'
+import { buildPush } from '../../stores/push.ts'
+import { room } from '../../models.ts'
 import s from './waitlist.module.css'
+
+const eventDetail = room(buildEventDetail)
+const givenAway = room(buildGivenAway)
+const { joinWaitlist, releaseTicket } = room(buildGiveBack)
+const push = room(buildPush)
 
 /** How often a waitlisted student's open page asks whether a place is offered to them. */
 export const WAITLIST_POLL_MS = 20_000

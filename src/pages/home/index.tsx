@@ -4,7 +4,7 @@ import { useMemo } from 'preact/hooks'
 import { EventCard } from '../../components/event-card/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { homeSections } from '../../lib/home-sections.ts'
-import { events } from '../../stores/session.ts'
+import { events } from '../../models.ts'
 
 // Roughly the first screenful (one card of the first two rows): loaded at once, the rest lazily.
 const EAGER = 2

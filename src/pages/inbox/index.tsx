@@ -8,9 +8,13 @@ import { NotifyMe } from '../../components/notify-me/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
 import { offline } from '../../stores/connection.ts'
-import { inbox } from '../../stores/inbox.ts'
-import { push } from '../../stores/push.ts'
+import { buildInbox } from '../../stores/inbox.ts'
+import { buildPush } from '../../stores/push.ts'
+import { room } from '../../models.ts'
 import s from './style.module.css'
+
+const inbox = room(buildInbox)
+const push = room(buildPush)
 
 export default function Inbox() {
   const isOffline = offline.value

@@ -5,9 +5,12 @@
 // shows why a sign-in failed.
 import { useLayoutEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { beginSignIn, completeSignIn, type SignInCompletion } from '../../stores/session-flows.ts'
+import { beginSignIn, buildCompleteSignIn, type SignInCompletion } from '../../stores/session-flows.ts'
+import { room } from '../../models.ts'
 import { Spinner } from '../../components/spinner/index.tsx'
 import styles from './style.module.css'
+
+const completeSignIn = room(buildCompleteSignIn)
 
 // The message comes from the address, which anyone can craft into a link: show it as plain, short text.
 const MAX_ERROR = 160

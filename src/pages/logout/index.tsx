@@ -2,8 +2,11 @@
 // network must not keep the student here), clear ALL local storage, go to /login.
 import { useLayoutEffect } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { signOut } from '../../stores/session-flows.ts'
+import { buildSignOut } from '../../stores/session-flows.ts'
+import { room } from '../../models.ts'
 import { PageSpinner } from '../../components/spinner/index.tsx'
+
+const signOut = room(buildSignOut)
 
 export default function Logout() {
   const { route } = useLocation()

@@ -3,8 +3,11 @@ import { useEffect, useState } from 'preact/hooks'
 import type { ManagedCouncil } from '../../../contract/types.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import { PeopleByEmail } from './people.tsx'
+
+const org = room(buildOrg)
 
 type CouncilForm = { name: string; photo_url: string; phone_number: string; email: string; upi_vpa: string; upi_name: string }
 const FIELDS: [keyof CouncilForm, string, string][] = [

@@ -5,7 +5,10 @@ import { useEffect, useState } from 'preact/hooks'
 import type { AuditEntry } from '../../../contract/types.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
+
+const org = room(buildOrg)
 
 const ACTORS: Record<AuditEntry['actor_kind'], string> = { user: 'A user', scheduler: 'Scheduler', cli: 'Command line' }
 

@@ -4,7 +4,10 @@
 import { useEffect } from 'preact/hooks'
 import type { OrgEvent } from '../../../contract/types.ts'
 import { formatMoment } from '../../lib/org-event.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
+
+const org = room(buildOrg)
 
 const REFRESH_MS = 5000
 

@@ -3,12 +3,15 @@
 import { ErrorBoundary, lazy } from 'preact-iso'
 import { REGISTRATION_TYPES } from '../../../contract/shell.ts'
 import { SCHEDULE_STEPS } from '../../lib/org-event.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import type { Fields } from './editor-fields.tsx'
 import { FairField } from './fair-field.tsx'
 import { PaymentFields } from './payment-fields.tsx'
 import type { EventForm } from './rules.ts'
 import { TicketFields } from './ticket-fields.tsx'
+
+const org = room(buildOrg)
 
 const Questions = lazy(() => import('./questions.tsx'))
 

@@ -6,10 +6,13 @@ import { useEffect, useState } from 'preact/hooks'
 import { ErrorBoundary, lazy, useLocation } from 'preact-iso'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import { fieldsOf, type Key } from './editor-fields.tsx'
 import { AboutSection, DatesSection, ImageSection, RegistrationSection, ScheduleSection, TicketsSection } from './editor-sections.tsx'
 import { fieldOfMessage, formErrors, plain, toForm, toInput, type EventForm, type FormErrors } from './rules.ts'
+
+const org = room(buildOrg)
 
 const Preview = lazy(() => import('./preview.tsx'))
 const PointsFields = lazy(() => import('./points-fields.tsx'))

@@ -10,11 +10,14 @@ import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatMoment, nextMove, nextMoveText, SCHEDULE_STEPS, STATE_NAMES } from '../../lib/org-event.ts'
 import { STUDENTS_SEE } from '../../lib/state-moves.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import { Counts } from './counts.tsx'
 import { DrawStatus } from './draw-status.tsx'
 import { NotifyForm } from './notify.tsx'
 import { PeopleByEmail } from './people.tsx'
+
+const org = room(buildOrg)
 
 const PointsPanel = lazy(() => import('./points-panel.tsx'))
 

@@ -5,8 +5,11 @@ import type { OrgEvent } from '../../../contract/types.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { formatDate } from '../../lib/dates.ts'
 import { nextMove, STATE_NAMES, formatMoment } from '../../lib/org-event.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import { Counts } from './counts.tsx'
+
+const org = room(buildOrg)
 
 export const REFRESH_MS = 20_000
 

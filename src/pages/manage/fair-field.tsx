@@ -2,8 +2,11 @@
 // instead of a race (0: first come, first served; a new ticketed event gets 60). Shown with tickets on, locked once
 // tickets have opened (the server's 409 then shows under the field, like any message that names it).
 import type { JSX } from 'preact'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import type { EventForm } from './rules.ts'
+
+const org = room(buildOrg)
 
 interface Props {
   id?: number

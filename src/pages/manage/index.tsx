@@ -4,7 +4,7 @@
 // every call again (403), this only spares a student screens they cannot use.
 import type { ComponentType } from 'preact'
 import { ErrorBoundary, lazy, Route, Router, useRoute } from 'preact-iso'
-import { session } from '../../stores/session.ts'
+import { session } from '../../models.ts'
 import './console.css'
 
 const Events = lazy(() => import('./events.tsx'))

@@ -7,7 +7,10 @@ import { useEffect, useState } from 'preact/hooks'
 import { NOTIFY_LIMITS } from '../../../contract/notify-limits.ts'
 import { ConfirmModal } from '../../components/modal/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
+
+const org = room(buildOrg)
 
 type Audience = 'PARTICIPANTS' | 'TICKET_HOLDERS' | 'WAITLIST'
 

@@ -7,7 +7,10 @@ import { showToast } from '../../components/toast/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
 import { saveFile } from '../../lib/save-file.ts'
 import { csvFileName, matchesSearch, ratingBars, teamsOf } from '../../lib/participants.ts'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
+
+const org = room(buildOrg)
 
 export default function Participants({ id }: { id: number }) {
   const [query, setQuery] = useState('')

@@ -9,7 +9,10 @@ import { ConfirmModal } from '../../components/modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { formatMoment } from '../../lib/org-event.ts'
 import { saveFile } from '../../lib/save-file.ts'
-import { paymentsConsole as pay } from '../../stores/payments-console.ts'
+import { buildPaymentsConsole } from '../../stores/payments-console.ts'
+import { room } from '../../models.ts'
+
+const pay = room(buildPaymentsConsole)
 
 const REASONS: Record<string, string> = {
   NO_UTR: 'no UTR',

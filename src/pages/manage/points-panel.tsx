@@ -4,8 +4,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { EventPointsRow, EventWinner, OrgEvent } from '../../../contract/types.ts'
 import { showToast } from '../../components/toast/index.tsx'
-import { org } from '../../stores/org.ts'
+import { buildOrg } from '../../stores/org.ts'
+import { room } from '../../models.ts'
 import { orgPoints } from '../../stores/org-points.ts'
+
+const org = room(buildOrg)
 
 const KIND: Record<EventPointsRow['kind'], string> = { ATTENDED: 'attended', WINNER: 'winner', VOLUNTEER: 'door volunteer', ORGANISER: 'organiser' }
 

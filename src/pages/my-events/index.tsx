@@ -6,9 +6,13 @@ import { RetryMessage } from '../../components/load-or-retry/index.tsx'
 import { Section } from '../../components/section/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { eventHref } from '../../lib/event-href.ts'
-import { myEvents } from '../../stores/my-events.ts'
+import { buildMyEvents } from '../../stores/my-events.ts'
 import { CertificateButton, ReceiptButton } from '../../components/download-button/index.tsx'
-import { feeds } from '../../stores/feeds.ts'
+import { buildFeeds } from '../../stores/feeds.ts'
+import { room } from '../../models.ts'
+
+const myEvents = room(buildMyEvents)
+const feeds = room(buildFeeds)
 
 export default function MyEvents() {
   useEffect(() => {

@@ -7,8 +7,11 @@ import type { PointEntry } from '../../../contract/types.ts'
 import { DownloadButton } from '../../components/download-button/index.tsx'
 import { formatIST } from '../../lib/dates.ts'
 import { offline } from '../../stores/connection.ts'
-import { points } from '../../stores/points.ts'
+import { buildPoints } from '../../stores/points.ts'
+import { room } from '../../models.ts'
 import styles from './activity-points.module.css'
+
+const points = room(buildPoints)
 
 const ROLE: Record<PointEntry['kind'], string> = { ATTENDED: 'Attended', WINNER: 'Winner', VOLUNTEER: 'Volunteer', ORGANISER: 'Organiser' }
 

@@ -2,8 +2,11 @@
 // when asked for. webcal:// opens the phone's calendar app and subscribes; the https:// link is for Google
 // Calendar ("From URL") and is copied. "Make a new link" replaces the secret: the old link stops working.
 import { CopyButton } from '../../components/copy-button/index.tsx'
-import { feeds } from '../../stores/feeds.ts'
+import { buildFeeds } from '../../stores/feeds.ts'
+import { room } from '../../models.ts'
 import styles from './style.module.css'
+
+const feeds = room(buildFeeds)
 
 export function CalendarFeed() {
   const links = feeds.links.value

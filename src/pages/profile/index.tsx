@@ -1,12 +1,14 @@
 // My Profile (SPEC §2): activity points (issue 26, lazy), My Events, the organiser console and door check-in for users with a role (API.md Part 2
 // "Roles"), Contact Us by phone (a fixed support number), Logout.
 import { NotifyMe } from '../../components/notify-me/index.tsx'
-import { push } from '../../stores/push.ts'
-import { session } from '../../stores/session.ts'
+import { buildPush } from '../../stores/push.ts'
+import { room, session } from '../../models.ts'
 import styles from './style.module.css'
 import { CalendarFeed } from './calendar-feed.tsx'
 import type { ComponentType } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+
+const push = room(buildPush)
 
 /** Activity points (issue 26) in a chunk of its own, fetched once Profile shows: Profile's own chunk stays as small. */
 function ActivityPoints() {

@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { session } from '../../stores/session.ts'
+import { session } from '../../models.ts'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { Problem } from '../../components/problem/index.tsx'
 

@@ -9,9 +9,9 @@ import { ConfirmModal } from '../../components/modal/index.tsx'
 import { CopyButton } from '../../components/copy-button/index.tsx'
 import { PageSpinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
-import { session } from '../../stores/session.ts'
-import { teamActions, type TeamStore } from '../../stores/team.ts'
+import { buildEventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
+import { room, session } from '../../models.ts'
+import { buildTeam, type TeamStore } from '../../stores/team.ts'
 import { EventNotFound, TEAM_CHANGES_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
 import styles from './style.module.css'
 
@@ -25,7 +25,7 @@ export interface TeamDetailsProps {
 
 type Asking = { kind: 'delete' } | { kind: 'remove'; member: TeamMember['user'] }
 
-export default function TeamDetails({ id, detail = eventDetail, teams = teamActions }: TeamDetailsProps) {
+export default function TeamDetails({ id, detail = room(buildEventDetail), teams = room(buildTeam) }: TeamDetailsProps) {
   const { route } = useLocation()
   const { loaded, event, redirect } = useTeamEvent(id, detail, 'team-details')
   const [asking, setAsking] = useState<Asking | null>(null)

@@ -5,8 +5,9 @@ import { useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { PageSpinner, Spinner } from '../../components/spinner/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { eventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
-import { refusalOf, teamActions, type TeamStore } from '../../stores/team.ts'
+import { buildEventDetail, type EventDetailStore } from '../../stores/event-detail.ts'
+import { room } from '../../models.ts'
+import { buildTeam, refusalOf, type TeamStore } from '../../stores/team.ts'
 import { RetryMessage } from '../../components/load-or-retry/index.tsx'
 import { EventNotFound, TEAMS_CLOSED, teamChangesOpen, useTeamEvent } from '../team-event.tsx'
 import { answerError, checkAnswers } from '../../../contract/questions.ts'
@@ -24,7 +25,7 @@ export interface TeamRegisterProps {
 
 type Field = 'name' | 'code'
 
-export default function TeamRegister({ id, detail = eventDetail, teams = teamActions }: TeamRegisterProps) {
+export default function TeamRegister({ id, detail = room(buildEventDetail), teams = room(buildTeam) }: TeamRegisterProps) {
   const { route } = useLocation()
   const { loaded, event, redirect } = useTeamEvent(id, detail, 'team-register')
   const [name, setName] = useState('')

@@ -8,11 +8,13 @@ import { formatDate, formatIST } from '../../lib/dates.ts'
 import { splitVenue } from '../../lib/venue.ts'
 import { noteServerTime } from '../../lib/server-clock.ts'
 import { offline } from '../../stores/connection.ts'
-import { eventDetail } from '../../stores/event-detail.ts'
-import { session } from '../../stores/session.ts'
+import { buildEventDetail } from '../../stores/event-detail.ts'
+import { room, session } from '../../models.ts'
 import { TicketBarcode } from './barcode.tsx'
 import s from './style.module.css'
 import { eventImage } from '../../lib/event-image.ts'
+
+const eventDetail = room(buildEventDetail)
 
 /** While the door may check tickets, a ticket not yet used can go to a friend (issue 25; the server decides). */
 const TRANSFER_STATES = new Set(['TICKET_OPEN', 'TICKET_CLOSED', 'ONGOING'])

@@ -6,8 +6,11 @@ import { useLocation } from 'preact-iso'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ConfirmModal } from '../../components/modal/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
-import { transferTicket } from '../../stores/transfer.ts'
+import { buildTransfer } from '../../stores/transfer.ts'
+import { room } from '../../models.ts'
 import s from './transfer.module.css'
+
+const transferTicket = room(buildTransfer)
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
