@@ -256,7 +256,7 @@ describe('limits in Redis, shared by two instances', () => {
         expect(await redis.get(`${prefix}rate:writes:user:${students[i].id}`)).toBe('2')
       }
       // Every write counted in one of the calls the monitor echoes (it waited a fixed 100 ms for the echoes).
-      await expect.poll(() => scripts.reduce((n, k) => n + k, 0), { timeout: 5_000, intervals: [20] }).toBe(30)
+      await expect.poll(() => scripts.reduce((n, k) => n + k, 0), { timeout: 5_000, interval: 20 }).toBe(30)
     } finally {
       monitor.disconnect()
     }

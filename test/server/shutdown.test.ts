@@ -51,7 +51,7 @@ async function start(): Promise<Server> {
       child.kill('SIGKILL')
       throw new Error(`server did not start:\n${log}`)
     }
-    await new Promise((r) => setTimeout(r, 200))
+    await new Promise((r) => setTimeout(r, 200)) // kept: the step of a poll until the server answers
   }
   return { child, port, dataDir, log: () => log, exited }
 }
@@ -103,7 +103,7 @@ describe('graceful shutdown of server/main.ts', () => {
         (r) => `status ${r.status}`,
         (e) => String(e.cause?.code ?? e),
       )
-    await expect.poll(fresh, { timeout: 10_000, intervals: [50] }).toMatch(/ECONNREFUSED|status 503/)
+    await expect.poll(fresh, { timeout: 10_000, interval: 50 }).toMatch(/ECONNREFUSED|status 503/)
     const closedAfter = Date.now() - signalled
 
     inFlight.finish()
