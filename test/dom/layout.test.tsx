@@ -9,7 +9,7 @@ const server = (user = student(), eventsDelay = 0) =>
   fakeServer({
     '/user/p/me': () => [200, { error: false, user }],
     '/event/p/get': async () => {
-      if (eventsDelay) await new Promise((r) => setTimeout(r, eventsDelay))
+      if (eventsDelay) await new Promise((r) => setTimeout(r, eventsDelay)) // kept: the fake server's slow answer the test is about
       return [200, { error: false, events: { UPCOMING: [] } }]
     },
   })
@@ -105,7 +105,7 @@ describe('main layout', () => {
     go('/')
     const root = mount(<App />)
     await waitFor(() => expect(root.querySelector('.spinner[role="status"]')).not.toBeNull())
-    await new Promise((r) => setTimeout(r, 60))
+    await new Promise((r) => setTimeout(r, 60)) // kept: inside the 150 ms answer, a window with no screen (absence)
     expect(root.querySelector('header')).toBeNull()
     expect(root.querySelector('h1')).toBeNull()
     await waitFor(() => getByText(root, 'Home', 'h1'))

@@ -41,7 +41,7 @@ const $ = <T extends HTMLElement = HTMLInputElement>(selector: string) => {
 const errorOf = (id: string) => document.getElementById(`q-${id}-error`)?.textContent ?? null
 const submit = async () => {
   dialog()!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }))
-  await new Promise((r) => setTimeout(r, 0))
+  await new Promise((r) => setTimeout(r, 0)) // kept: one turn of the event loop (the render), no time
 }
 
 describe('Register with registration questions', () => {

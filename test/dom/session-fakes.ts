@@ -79,7 +79,7 @@ export async function waitFor<T>(check: () => T, timeout = 5000): Promise<T> {
       return check()
     } catch (err) {
       if (Date.now() - start > timeout) throw err
-      await new Promise((r) => setTimeout(r, 10))
+      await new Promise((r) => setTimeout(r, 10)) // kept: the step of a poll for the condition
     }
   }
 }
@@ -104,7 +104,7 @@ export function getByText(root: ParentNode, text: string | RegExp, selector = '*
 }
 
 // A browser renders between two of a person's actions; a test must wait for that render too.
-export const settle = () => new Promise((r) => setTimeout(r, 0))
+export const settle = () => new Promise((r) => setTimeout(r, 0)) // kept: one turn of the event loop, no time
 
 export async function typeInto(input: HTMLInputElement, value: string) {
   input.value = value

@@ -272,7 +272,7 @@ describe('team details redirects (SPEC §4)', () => {
     api.state.event = teamEvent({ Participant: inTeam() }) // ...which it now is
     const visited = addressesVisited()
     const root = await openDetails(api, MEMBER.id)
-    await new Promise((r) => setTimeout(r, 50))
+    await new Promise((r) => setTimeout(r, 50)) // kept: a window in which no redirect may happen (absence)
     // The test's own opening of the page, and not even a round trip through team-register and back.
     expect(visited).toEqual([`/team-details/${EVENT_ID}`])
     expect(api.getEvent).toHaveBeenCalledTimes(2)

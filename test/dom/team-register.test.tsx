@@ -225,7 +225,7 @@ describe('team register redirects (SPEC §4)', () => {
     const root = openAt(`/team-register/${EVENT_ID}`, api)
     const visited = addressesVisited()
     await waitFor(() => getByText(root, 'Create Team', 'h2'))
-    await new Promise((r) => setTimeout(r, 50))
+    await new Promise((r) => setTimeout(r, 50)) // kept: a window in which no redirect may happen (absence)
     // Not even a round trip through team-details and back.
     expect(visited).toEqual([])
     expect(api.getEvent).toHaveBeenCalledTimes(2)

@@ -55,7 +55,7 @@ const ordinal = (n: number) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['t
 /** Holds a call back for a moment, so the transient label of a flow ('Registering', 'RSVPing') can be seen. */
 async function slowDown(page: Page, path: string, ms = 1200) {
   await page.route(`**/api/v1${path}`, async (route) => {
-    await new Promise((r) => setTimeout(r, ms))
+    await new Promise((r) => setTimeout(r, ms)) // kept: the slow answer under which the transient label shows
     await route.continue()
   })
 }

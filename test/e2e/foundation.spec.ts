@@ -124,7 +124,7 @@ test('splash, sign-in, getting-started, home layout, profile and logout', async 
   // All of it (SPEC §2), and it stays so: a read or a refresh still on its way when the student logged out keeps
   // nothing (a busy machine once left one key here). Named, so a failure says which.
   expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([])
-  await page.waitForTimeout(1000)
+  await page.waitForTimeout(1000) // kept: a window in which a late read may not store anything (absence)
   expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([])
   // Logging out revoked the session on the server too.
   await expect

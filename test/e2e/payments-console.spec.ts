@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { cli, moveEvents, query } from './support/operator.ts'
+import { showIn } from './support/colour-scheme.ts'
 import { startServer, type RunningServer } from './support/server.ts'
 import { mustCall, newStudent, signIn, type Student } from './support/students.ts'
 
@@ -47,8 +48,7 @@ test.setTimeout(120_000)
 async function expectNoSeriousViolations(page: Page, screen: string) {
   await expect(page.locator('#splash')).toHaveCount(0, { timeout: 15_000 })
   for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme })
-    await page.waitForTimeout(200)
+    await showIn(page, colorScheme)
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
     const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
     expect(bad, `${screen} (${colorScheme})`).toEqual([])

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessTokens } from '../../server/auth/tokens.ts'
 import { CONTROL_FILE, MANIFEST_FILE, readManifest } from '../../server/backup/archive.ts'
 import { POSTGRES_BACKUP } from '../../server/cli/backup.ts'
@@ -122,6 +122,7 @@ describe('backup and restore of the embedded database', () => {
     // Claims and give-backs keep arriving from four clients while the backup is taken.
     let writing = true
     let during = 0
+    let answered = 0
     let backupStarted = Number.POSITIVE_INFINITY
     const holds = new Set<number>()
     const writer = async (k: number) => {
@@ -136,11 +137,13 @@ describe('backup and restore of the embedded database', () => {
         expect(res.status, await res.clone().text()).toBe(200)
         if (path === 'claim-ticket') holds.add(s.id)
         else holds.delete(s.id)
+        answered += 1
         if (performance.now() > backupStarted && writing) during += 1
       }
     }
     const writers = Promise.all([0, 1, 2, 3].map(writer))
-    await new Promise((r) => setTimeout(r, 300))
+    // The backup starts once writes are flowing: eight answered (it waited a fixed 300 ms for them).
+    await vi.waitFor(() => expect(answered).toBeGreaterThanOrEqual(8), { timeout: 30_000, interval: 20 })
     const file = join(work, 'during-writes.tar')
     backupStarted = performance.now()
     const backup = await cli({ DATA_DIR: dataDir }, 'backup', file)

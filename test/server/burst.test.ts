@@ -68,7 +68,7 @@ describe.each(DB_KINDS)('a burst of claims with load shedding on (%s)', (kind) =
       })
       if (res.statusCode !== 503 || attempt === RETRIES) return { status: res.statusCode, attempts: attempt + 1 }
       const after = Number(res.headers['retry-after'] ?? 2) * 1000
-      await new Promise((r) => setTimeout(r, after + Math.random() * after))
+      await new Promise((r) => setTimeout(r, after + Math.random() * after)) // kept: the app's backoff (Retry-After plus jitter) the test is about
     }
   }
 

@@ -133,7 +133,7 @@ describe('the startup lines', () => {
         const deadline = Date.now() + 60_000
         while (!/Google sign-in is not configured/.test(output)) {
           if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not announce itself:\n${output}`)
-          await new Promise((r) => setTimeout(r, 100))
+          await new Promise((r) => setTimeout(r, 100)) // kept: the step of a poll for the line
         }
       } finally {
         // (An exit already seen fires no second 'exit': waiting for one would hang the test.)

@@ -706,7 +706,7 @@ describe.skipIf(!PG)('the draw with two instances on one PostgreSQL', () => {
       for (let i = 0; i < 100; i++) {
         const [e] = await db.select().from(schema.events).where(eq(schema.events.id, event.id))
         if (e.fairDrawnAt) break
-        await new Promise((r) => setTimeout(r, 50))
+        await new Promise((r) => setTimeout(r, 50)) // kept: the step of a poll for the scheduler's draw
       }
       const [e] = await db.select().from(schema.events).where(eq(schema.events.id, event.id))
       expect(e.fairDrawnAt).not.toBeNull()

@@ -48,7 +48,7 @@ describe.each(DB_KINDS)('join racing delete-team on %s', (kind) => {
       for (let i = 0; i < 600; i++) {
         const waiting = rowsOf(await t.database.db.execute(sql`select 1 from pg_locks where not granted and locktype in ('transactionid', 'tuple')`))
         if (waiting.length > 0) break
-        await new Promise((r) => setTimeout(r, 50))
+        await new Promise((r) => setTimeout(r, 50)) // kept: the step of a poll for the lock wait
       }
       await tx.delete(schema.participants).where(sql`${schema.participants.teamId} = ${team.id}`)
       await tx.delete(schema.teams).where(sql`${schema.teams.id} = ${team.id}`)

@@ -119,7 +119,7 @@ describe('overload', () => {
       const statuses: number[] = []
       for (let i = 0; i < 12; i++) {
         statuses.push((await slow.app.inject({ method: 'GET', url: HEALTH_PATH })).statusCode)
-        await new Promise((r) => setTimeout(r, 50))
+        await new Promise((r) => setTimeout(r, 50)) // kept: measures across ten queue intervals
       }
       await release()
       expect((await Promise.all(held)).map((r) => r.statusCode)).toEqual(Array(20).fill(404))
@@ -156,7 +156,7 @@ describe('overload', () => {
       const shed = await stalled.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
       expect(shed.statusCode).toBe(503)
       expect(shed.headers['retry-after']).toBe('2')
-      await new Promise((r) => setTimeout(r, 2300)) // two quiet samples
+      await new Promise((r) => setTimeout(r, 2300)) // kept: two quiet samples of the event-loop monitor, the window the test is about
       const ok = await stalled.app.inject({ method: 'POST', url: '/api/v1/council/p/get', headers: auth })
       expect(ok.statusCode).toBe(200)
     } finally {
@@ -183,10 +183,10 @@ describe('overload', () => {
     )
     await inFlight
     const closed = closing.close()
-    await new Promise((r) => setTimeout(r, 100))
+    await new Promise((r) => setTimeout(r, 100)) // kept: stands for the close having begun (the app's preClose flag is not seen from here)
     // The rest of A, then request B pipelined on the same connection, arriving while the server closes.
     socket.write(`${held.slice(8)}POST /api/v1/council/p/get HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Length: 0\r\n\r\n`)
-    await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))])
+    await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))]) // kept: a bound, not a wait
     socket.destroy()
     await closed
     const answers = text.split(/(?=HTTP\/1\.1 )/)

@@ -68,7 +68,7 @@ describe('web push', () => {
   async function inbox(b: Awaited<ReturnType<typeof browser>>, n: number) {
     await t.app.pushSender.drain()
     const path = new URL(b.endpoint).pathname
-    for (let i = 0; i < 100 && received.filter((r) => r.path === path).length < n; i++) await new Promise((r) => setTimeout(r, 50))
+    for (let i = 0; i < 100 && received.filter((r) => r.path === path).length < n; i++) await new Promise((r) => setTimeout(r, 50)) // kept: the step of a poll for the deliveries
     return received.filter((r) => r.path === path).map((r) => b.read(r))
   }
   const subscriptions = (endpoint: string) => t.database.db.select().from(schema.pushSubscriptions).where(eq(schema.pushSubscriptions.endpoint, endpoint))

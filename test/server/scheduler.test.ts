@@ -84,7 +84,7 @@ describe('the scheduler on one instance (PGlite)', () => {
     for (let i = 0; i < 100; i++) {
       const [row] = await db.select({ state: schema.events.state }).from(schema.events).where(eq(schema.events.id, id))
       if (row!.state === 'REGISTRATION_OPEN') break
-      await new Promise((r) => setTimeout(r, 100))
+      await new Promise((r) => setTimeout(r, 100)) // kept: the step of a poll for the scheduler's real tick
     }
     const [row] = await db.select({ state: schema.events.state }).from(schema.events).where(eq(schema.events.id, id))
     expect(row!.state).toBe('REGISTRATION_OPEN')
@@ -155,7 +155,7 @@ describe.skipIf(!PG)('the scheduler with two instances on one PostgreSQL', () =>
       due.set(id, when)
     }
     const ids = [...due.keys()]
-    while (Date.now() < start + 20 * 750 + 8_000 && new Set(moves.map((m) => m.id)).size < 20) await new Promise((r) => setTimeout(r, 100))
+    while (Date.now() < start + 20 * 750 + 8_000 && new Set(moves.map((m) => m.id)).size < 20) await new Promise((r) => setTimeout(r, 100)) // kept: the step of a poll; the lateness is measured
     const lateness = moves.map((m) => m.when - due.get(m.id)!)
     console.log(
       `scheduler: ${moves.length} moves of 20 events by two instances (a: ${moves.filter((m) => m.by === 'a').length}, b: ${moves.filter((m) => m.by === 'b').length}); lateness ms: max ${Math.max(...lateness)}, median ${lateness.sort((x, y) => x - y)[Math.floor(lateness.length / 2)]}`,
@@ -176,7 +176,7 @@ describe.skipIf(!PG)('the scheduler with two instances on one PostgreSQL', () =>
     for (let i = 0; i < 50; i++) {
       const [row] = await ldb.select({ state: schema.events.state }).from(schema.events).where(eq(schema.events.id, stale))
       if (row!.state === 'TICKET_OPEN') break
-      await new Promise((r) => setTimeout(r, 100))
+      await new Promise((r) => setTimeout(r, 100)) // kept: the step of a poll for the catch-up
     }
     const [row] = await ldb.select({ state: schema.events.state }).from(schema.events).where(eq(schema.events.id, stale))
     expect(row!.state).toBe('TICKET_OPEN')

@@ -153,7 +153,7 @@ describe('revocation shared through Redis by two instances', () => {
     expect((await me(two, s.accessToken)).statusCode).toBe(200) // cached as live on two, for at most CACHE_MS
     await logout(one, s.refreshToken)
     expect((await me(one, s.accessToken)).statusCode).toBe(401)
-    await new Promise((r) => setTimeout(r, CACHE_MS + 100))
+    await new Promise((r) => setTimeout(r, CACHE_MS + 100)) // kept: waits out the cache time the test is about
     expect((await me(two, s.accessToken)).statusCode).toBe(401)
     const keys = await redis.keys(`${prefix}revoked:*`)
     expect(keys).toHaveLength(1)

@@ -44,14 +44,14 @@ describe('slow bodies', () => {
       for (const s of sockets) if (!s.destroyed) s.write('a')
     }, 250)
     // Let the attack settle past several queue intervals before asking anything.
-    await new Promise((r) => setTimeout(r, 1000))
+    await new Promise((r) => setTimeout(r, 1000)) // kept: several queue intervals of the attack, the window the test is about
 
     const statuses: number[] = []
     for (let round = 0; round < 10; round++) {
       const health = await fetch(base + HEALTH_PATH)
       const councils = await fetch(`${base}/api/v1/council/p/get`, { method: 'POST', headers: auth })
       statuses.push(health.status, councils.status)
-      await new Promise((r) => setTimeout(r, 150))
+      await new Promise((r) => setTimeout(r, 150)) // kept: spreads the check over the attack
     }
     expect(statuses).toEqual(Array(20).fill(200))
     // The trickling requests are still held open (the attack was real for the whole check).

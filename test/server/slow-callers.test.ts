@@ -139,7 +139,7 @@ describe.each(DB_KINDS)('slow callers beside a student (%s)', (kind) => {
 
     try {
       // Let every kind of slow caller finish some requests first.
-      await new Promise((r) => setTimeout(r, 2000))
+      await new Promise((r) => setTimeout(r, 2000)) // kept: the slow callers under way, the window the test is about
       const statuses: number[] = []
       for (let i = 0; i < POLLS; i++) {
         const res = await fetch(`${base}/event/p/get`, { method: 'POST', headers: world.users.student.auth, signal: AbortSignal.timeout(30_000) }).catch(
@@ -147,7 +147,7 @@ describe.each(DB_KINDS)('slow callers beside a student (%s)', (kind) => {
         )
         statuses.push(res?.status ?? 0)
         await res?.arrayBuffer()
-        await new Promise((r) => setTimeout(r, 150))
+        await new Promise((r) => setTimeout(r, 150)) // kept: spreads the polls over the attack
       }
       const count = (s: number) => statuses.filter((x) => x === s).length
       expect({ 200: count(200), 503: count(503), other: statuses.length - count(200) - count(503) }, `shed: ${shedReasons.join(', ')}`).toEqual({

@@ -49,7 +49,7 @@ export async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}):
       child.kill('SIGKILL')
       throw new Error(`the server did not become ready:\n${log}`)
     }
-    await new Promise((r) => setTimeout(r, 200))
+    await new Promise((r) => setTimeout(r, 200)) // kept: the step of a poll until the server is ready
   }
   return {
     url,

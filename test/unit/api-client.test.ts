@@ -27,7 +27,7 @@ function fakeServer(opts: { access?: string; refresh?: string; refreshStatus?: n
     const path = String(url)
     seen.push({ url: path, auth: headers.get('authorization'), body })
     if (path.endsWith('/auth/refresh-token')) {
-      if (opts.refreshDelay) await new Promise((r) => setTimeout(r, opts.refreshDelay))
+      if (opts.refreshDelay) await new Promise((r) => setTimeout(r, opts.refreshDelay)) // kept: the fake server's slow refresh the test is about
       if (opts.refreshStatus) return json(opts.refreshStatus, { error: true, message: 'Refresh token refused' })
       if (body?.refreshToken !== validRefresh) return json(401, { error: true, message: 'Invalid Token' })
       generation++

@@ -28,7 +28,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals())
 
 const helper = async () => (await import('../../src/preload-css.ts')).__vitePreload
-const settled = () => new Promise((r) => setTimeout(r, 0))
+const settled = () => new Promise((r) => setTimeout(r, 0)) // kept: one turn of the event loop, no time
 
 test("Vite's helper only imports: the build names no stylesheets in its calls", async () => {
   const preload = await helper()

@@ -53,7 +53,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       child.kill('SIGKILL') // never leave a half-started server behind
       throw new Error(`server did not start within 60 s:\n${log}`)
     }
-    await new Promise((r) => setTimeout(r, 200))
+    await new Promise((r) => setTimeout(r, 200)) // kept: the step of a poll until the server answers
   }
   return {
     url,

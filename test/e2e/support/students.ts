@@ -50,7 +50,7 @@ export async function callRetrying<T = any>(baseUrl: string, token: string, path
       return await mustCall<T>(baseUrl, token, path, body)
     } catch (error) {
       if (attempt >= 20 || !String(error).includes('answered 503')) throw error
-      await new Promise((resolve) => setTimeout(resolve, 1000))
+      await new Promise((resolve) => setTimeout(resolve, 1000)) // kept: the backoff against a real server's 503
     }
   }
 }
