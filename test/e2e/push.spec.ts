@@ -63,6 +63,8 @@ test('a push from the server reaches the service worker, shows its notification,
   await context.grantPermissions(['notifications'], { origin: server.url })
   await openAs(page, server.url, student)
   await controlledBySW(page)
+  // The message is in the student's inbox too (issue 37 item 2): the bell counts it.
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Inbox, 1 unread' })).toBeVisible()
 
   // The registration's id, as DevTools knows it; the push delivered to it.
   const cdp = await context.newCDPSession(page)
