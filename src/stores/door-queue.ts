@@ -7,7 +7,7 @@
 // (./door.ts) shows the answers.
 import { createModel, type ReadonlySignal, type Signal, signal } from '@preact/signals'
 import type { DoorEvent } from '../../contract/types.ts'
-import { ApiError, type doorApi, PASSING } from '../api/door.ts'
+import { ApiError, type doorApi, PASSING } from '../api/door-calls.ts'
 import {
   type DoorList,
   type KeptList,

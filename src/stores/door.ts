@@ -6,7 +6,7 @@
 import { computed, createModel, effect, type ReadonlySignal, signal } from '@preact/signals'
 import type { Direction } from '../../contract/admission.ts'
 import type { DoorEvent, User } from '../../contract/types.ts'
-import { doorApi } from '../api/door.ts'
+import { doorApi } from '../api/door-calls.ts'
 import { countsOn, dayAt, isYes, type Read, readOf, repeatGuard, type ShownAnswer } from '../lib/door-list.ts'
 import { indexedDbStorage, type KvStorage } from '../lib/kv-storage.ts'
 import { DoorQueue, eventsToPick, keptListTimes, type Network } from './door-queue.ts'
@@ -64,7 +64,7 @@ function setExpress(on: boolean) {
 }
 
 export interface DoorDeps {
-  /** The door's calls (src/api/door.ts). */
+  /** The door's calls (src/api/door-calls.ts). */
   calls: Pick<typeof doorApi, 'events' | 'tickets' | 'checkIn' | 'checkOut' | 'undo' | 'sync'>
   /** Whose events are kept on this phone. */
   session: { user: ReadonlySignal<User | null> }

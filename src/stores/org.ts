@@ -1,10 +1,10 @@
 // The organiser console's model (API.md Part 2 "Organiser calls"): the events I manage with their live counts,
 // saving and moving them, uploads, each event's participants and door volunteers, and (admins) the councils with
-// their organisers. Screens read the signals and call the actions; only this file talks to src/api/org.ts.
+// their organisers. Screens read the signals and call the actions; only this file talks to src/api/org-calls.ts.
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { AnyEventState } from '../../contract/constants.ts'
 import type { AuditEntry, EventInput, ManagedCouncil, OrgEvent, OrgPerson, ParticipantRow, Question } from '../../contract/types.ts'
-import { orgApi, type OrgApi } from '../api/org.ts'
+import { orgApi, type OrgApi } from '../api/org-calls.ts'
 import type { Answer } from '../../contract/api.ts'
 import { fetchedList } from './fetched-list.ts'
 

@@ -1,9 +1,9 @@
 // The console's payments screen (issue 35): one event's payments and totals, a UPI payment confirmed or sent back,
 // the CSV, and a bank statement's import with what it matched. The screen reads the signals and calls the actions;
-// only this file talks to src/api/payments-org.ts.
+// only this file talks to src/api/payments-org-calls.ts.
 import { action, createModel, signal, type ReadonlySignal } from '@preact/signals'
 import type { Answer } from '../../contract/api.ts'
-import { paymentsOrgApi, type PaymentsOrgApi } from '../api/payments-org.ts'
+import { paymentsOrgApi, type PaymentsOrgApi } from '../api/payments-org-calls.ts'
 
 export type PaymentsView = Omit<Answer<'orgPayments'>, 'error'> & { eventId: number }
 export type StatementResult = Omit<Answer<'orgPaymentsStatement'>, 'error'>

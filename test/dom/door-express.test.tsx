@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import DoorPage from '../../src/pages/door/index.tsx'
 import s from '../../src/pages/door/style.module.css'
-import { doorApi } from '../../src/api/door.ts'
+import { doorApi } from '../../src/api/door-calls.ts'
 import { memoryStorage } from '../../src/lib/kv-storage.ts'
 import { REPEAT_MS } from '../../src/lib/door-list.ts'
 import { type Door, DoorModel, express, VERDICT_MS } from '../../src/stores/door.ts'

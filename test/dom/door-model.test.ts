@@ -5,7 +5,7 @@
 // the model owns since issue 38: a read waits for the check-in on its way, and an undo lets the same ticket in again.
 import { signal } from '@preact/signals'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { doorApi } from '../../src/api/door.ts'
+import { doorApi } from '../../src/api/door-calls.ts'
 import { type KvStorage, memoryStorage } from '../../src/lib/kv-storage.ts'
 import { type Door, DoorModel, express } from '../../src/stores/door.ts'
 import { switchedNetwork } from '../fixtures/network.ts'

@@ -19,3 +19,5 @@ export const orgPointsApi = {
   exportCsv: async (query: { year?: string; branch?: string }) =>
     (await authorizedFetch(`${'/org/p/points/export.csv' satisfies PathOf<'pointsExportCsv'>}?${new URLSearchParams(query)}`)).blob(),
 }
+
+export type OrgPointsApi = typeof orgPointsApi
