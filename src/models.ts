@@ -65,6 +65,8 @@ export interface Rooms {
   /** The organiser console. */
   org: typeof import('./stores/org.ts').buildOrg
   paymentsConsole: typeof import('./stores/payments-console.ts').buildPaymentsConsole
+  /** The console's activity points: the college's settings kept, an event's points and winners, the admin's lists. */
+  orgPoints: typeof import('./stores/org-points.ts').buildOrgPoints
 }
 
 /**

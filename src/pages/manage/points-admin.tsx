@@ -6,7 +6,10 @@ import type { Answer } from '../../../contract/api.ts'
 import { LoadOrRetry } from '../../components/load-or-retry/index.tsx'
 import { showToast } from '../../components/toast/index.tsx'
 import { saveFile } from '../../lib/save-file.ts'
-import { orgPoints } from '../../stores/org-points.ts'
+import { room } from '../../models.ts'
+import { buildOrgPoints } from '../../stores/org-points.ts'
+
+const orgPoints = room(buildOrgPoints)
 
 type Below = Answer<'pointsBelowTarget'>
 
@@ -14,7 +17,7 @@ function Settings() {
   const [form, setForm] = useState<{ categories: string; target: string; lateral_entry_target: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const load = () =>
-    orgPoints.settings().then(
+    orgPoints.loadSettings().then(
       (s) => setForm({ categories: s.categories.join('\n'), target: `${s.target}`, lateral_entry_target: `${s.lateral_entry_target}` }),
       (err: Error) => setError(err.message),
     )

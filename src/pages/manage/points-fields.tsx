@@ -2,8 +2,11 @@
 // college's list, from the server), the points for attending (per event day when asked) and for the roles.
 // Untouched, the editor sends none of it (rules.ts toInput); taking the points away is a choice the form says aloud.
 import { useEffect, useState } from 'preact/hooks'
-import { orgPoints } from '../../stores/org-points.ts'
+import { room } from '../../models.ts'
+import { buildOrgPoints } from '../../stores/org-points.ts'
 import type { POINT_FIELDS, PointsForm } from './points-rules.ts'
+
+const orgPoints = room(buildOrgPoints)
 
 const LABELS: Record<(typeof POINT_FIELDS)[number], string> = {
   points: 'Points for attending (checked in at the door)',
@@ -27,7 +30,7 @@ export default function PointsFields(props: {
   const [categories, setCategories] = useState<string[]>([])
   const [last, setLast] = useState(v)
   useEffect(() => {
-    orgPoints.settings().then(
+    orgPoints.loadSettings().then(
       (s) => setCategories(s.categories),
       () => {},
     )

@@ -6,8 +6,9 @@ import type { EventPointsRow, EventWinner, OrgEvent } from '../../../contract/ty
 import { showToast } from '../../components/toast/index.tsx'
 import { buildOrg } from '../../stores/org.ts'
 import { room } from '../../models.ts'
-import { orgPoints } from '../../stores/org-points.ts'
+import { buildOrgPoints } from '../../stores/org-points.ts'
 
+const orgPoints = room(buildOrgPoints)
 const org = room(buildOrg)
 
 const KIND: Record<EventPointsRow['kind'], string> = { ATTENDED: 'attended', WINNER: 'winner', VOLUNTEER: 'door volunteer', ORGANISER: 'organiser' }
