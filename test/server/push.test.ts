@@ -177,6 +177,8 @@ describe('web push', () => {
     expect(offer.body).toMatch(/^Claim your ticket for Robo Wars by \d{1,2}:\d\d [AP]M\.$/)
     received = []
     expect((await post(t, 'claim-ticket', { event_id: eventId }, waiting.student.auth)).status).toBe(200)
+    // The give-back kicked a tick that is not awaited: join it, or it may queue the reminder after the move below.
+    await t.app.aroundJobs.tick()
     await t.database.db.update(schema.events).set({ startsAt: sql`now() + interval '50 minutes'`, venue: 'Main Hall' }).where(eq(schema.events.id, eventId))
     expect(await t.app.pushRepository.queueReminders()).toBe(1)
     expect(await t.app.pushRepository.queueReminders()).toBe(0) // once
